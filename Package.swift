@@ -1,0 +1,75 @@
+// swift-tools-version: 6.0
+// certkit — SecTrust-style certificate trust evaluation for Linux.
+import PackageDescription
+
+let package = Package(
+    name: "certkit",
+    products: [
+        .library(name: "CertKit", targets: ["CertKit"]),
+        .library(name: "CertKitOpenSSL", targets: ["CertKitOpenSSL"]),
+        .library(name: "CertKitGnuTLS", targets: ["CertKitGnuTLS"]),
+        .executable(name: "certkit", targets: ["certkit"]),
+        .executable(name: "PinnedClient", targets: ["PinnedClient"]),
+        .executable(name: "certkit-benchmarks", targets: ["CertKitBenchmarks"]),
+    ],
+    targets: [
+        // The backend-neutral core: pure Swift, no C import.
+        .target(name: "CertKit"),
+
+        // System libraries and the thin C shims for what Swift cannot import (macros, function-pointer globals).
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CGnuTLS",
+            pkgConfig: "gnutls",
+            providers: [.apt(["libgnutls28-dev"])]
+        ),
+        .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
+        .target(name: "CGnuTLSShims", dependencies: ["CGnuTLS"]),
+
+        // Backends: one folder each, each readable alone.
+        .target(name: "CertKitOpenSSL", dependencies: ["CertKit", "COpenSSL", "COpenSSLShims"]),
+        .target(name: "CertKitGnuTLS", dependencies: ["CertKit", "CGnuTLS", "CGnuTLSShims"]),
+
+        // The command line: a library so tests can drive it, and a thin executable.
+        .target(name: "CertKitCLI", dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS"]),
+        .executableTarget(name: "certkit", dependencies: ["CertKitCLI"]),
+
+        // Sample program: the Linux counterpart of a server-trust challenge handler.
+        .executableTarget(
+            name: "PinnedClient",
+            dependencies: ["CertKit", "CertKitOpenSSL"],
+            path: "Samples/PinnedClient"
+        ),
+
+        // Benchmarks: raw C baselines and certkit, measured in one run.
+        .target(
+            name: "CBaselines",
+            dependencies: ["COpenSSL", "CGnuTLS"],
+            path: "Benchmarks/CBaselines"
+        ),
+        .executableTarget(
+            name: "CertKitBenchmarks",
+            dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS", "CBaselines"],
+            path: "Benchmarks/CertKitBenchmarks"
+        ),
+
+        // libFuzzer entry point over the decoders (built only with -DFUZZING, see Scripts/fuzz.sh).
+        .executableTarget(
+            name: "CertKitFuzz",
+            dependencies: ["CertKit"],
+            path: "Tests/Fuzz"
+        ),
+
+        .testTarget(name: "CertKitTests", dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS"]),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS"]
+        ),
+        .testTarget(name: "CLITests", dependencies: ["CertKitCLI", "CertKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,31 @@
+/// Why bytes could not be decoded as certificates. `description` is one line, suitable after `certkit: <file>: `.
+public struct CertificateDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A broad category, stable for scripts and tests.
+    public enum Kind: String, Sendable, Equatable {
+        /// The input is empty or only whitespace.
+        case empty
+        /// The DER is malformed (bad tag, bad length, truncated, trailing data, too deep).
+        case malformedDER
+        /// The PEM text is malformed (bad base64, missing END line, ...).
+        case malformedPEM
+        /// The input decodes, but holds no certificate (for example only a private key).
+        case noCertificate
+        /// The ASN.1 is well-formed but is not a valid X.509 certificate.
+        case invalidCertificate
+        /// The input is in a format certkit does not read.
+        case unsupportedFormat
+    }
+
+    /// The category.
+    public var kind: Kind
+    /// A one-line human description of the problem.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,182 @@
+/// One extension as encoded.
+public struct CertificateExtension: Sendable, Hashable {
+    /// The dotted OID.
+    public let oid: String
+    /// The critical flag.
+    public let isCritical: Bool
+    /// The extnValue OCTET STRING's contents.
+    public let value: [UInt8]
+
+    /// Creates an extension.
+    public init(oid: String, isCritical: Bool, value: [UInt8]) {
+        self.oid = oid
+        self.isCritical = isCritical
+        self.value = value
+    }
+
+    /// A readable name for known OIDs (`basicConstraints`, ...), or nil.
+    public var name: String? { ExtensionOID.names[oid] }
+}
+
+/// The well-known extension OIDs.
+public enum ExtensionOID {
+    public static let subjectKeyIdentifier = "2.5.29.14"
+    public static let keyUsage = "2.5.29.15"
+    public static let subjectAltName = "2.5.29.17"
+    public static let basicConstraints = "2.5.29.19"
+    public static let nameConstraints = "2.5.29.30"
+    public static let crlDistributionPoints = "2.5.29.31"
+    public static let certificatePolicies = "2.5.29.32"
+    public static let authorityKeyIdentifier = "2.5.29.35"
+    public static let extendedKeyUsage = "2.5.29.37"
+    public static let authorityInfoAccess = "1.3.6.1.5.5.7.1.1"
+
+    /// Names of the OIDs above, for display.
+    public static let names: [String: String] = [
+        subjectKeyIdentifier: "subjectKeyIdentifier", keyUsage: "keyUsage", subjectAltName: "subjectAltName",
+        basicConstraints: "basicConstraints", nameConstraints: "nameConstraints",
+        crlDistributionPoints: "cRLDistributionPoints", certificatePolicies: "certificatePolicies",
+        authorityKeyIdentifier: "authorityKeyIdentifier", extendedKeyUsage: "extendedKeyUsage",
+        authorityInfoAccess: "authorityInfoAccess",
+    ]
+
+    /// The extensions certkit understands; a critical extension outside this set is "unknown critical".
+    public static let understood: Set<String> = Set(names.keys)
+}
+
+/// Extended key usage OIDs.
+public enum ExtendedKeyUsageOID {
+    public static let serverAuth = "1.3.6.1.5.5.7.3.1"
+    public static let clientAuth = "1.3.6.1.5.5.7.3.2"
+    public static let codeSigning = "1.3.6.1.5.5.7.3.3"
+    public static let emailProtection = "1.3.6.1.5.5.7.3.4"
+    public static let timeStamping = "1.3.6.1.5.5.7.3.8"
+    public static let ocspSigning = "1.3.6.1.5.5.7.3.9"
+    public static let anyExtendedKeyUsage = "2.5.29.37.0"
+}
+
+/// basicConstraints.
+public struct BasicConstraints: Sendable, Hashable {
+    /// cA.
+    public let isCA: Bool
+    /// pathLenConstraint, when present.
+    public let pathLength: Int?
+
+    /// Creates a value.
+    public init(isCA: Bool, pathLength: Int?) {
+        self.isCA = isCA
+        self.pathLength = pathLength
+    }
+}
+
+/// keyUsage bits (RFC 5280 §4.2.1.3; bit 0 is digitalSignature).
+public struct KeyUsage: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    public static let digitalSignature = KeyUsage(rawValue: 1 << 0)
+    public static let nonRepudiation = KeyUsage(rawValue: 1 << 1)
+    public static let keyEncipherment = KeyUsage(rawValue: 1 << 2)
+    public static let dataEncipherment = KeyUsage(rawValue: 1 << 3)
+    public static let keyAgreement = KeyUsage(rawValue: 1 << 4)
+    public static let keyCertSign = KeyUsage(rawValue: 1 << 5)
+    public static let cRLSign = KeyUsage(rawValue: 1 << 6)
+    public static let encipherOnly = KeyUsage(rawValue: 1 << 7)
+    public static let decipherOnly = KeyUsage(rawValue: 1 << 8)
+
+    /// The names of the set bits, in bit order.
+    public var names: [String] {
+        let all = ["digitalSignature", "nonRepudiation", "keyEncipherment", "dataEncipherment", "keyAgreement",
+                   "keyCertSign", "cRLSign", "encipherOnly", "decipherOnly"]
+        return all.indices.filter { rawValue & (1 << $0) != 0 }.map { all[$0] }
+    }
+}
+
+/// A GeneralName (RFC 5280 §4.2.1.6).
+public enum GeneralName: Sendable, Hashable, CustomStringConvertible {
+    /// dNSName.
+    case dnsName(String)
+    /// iPAddress: 4 or 16 bytes in a SAN; 8 or 32 (address + mask) in name constraints.
+    case ipAddress([UInt8])
+    /// rfc822Name.
+    case email(String)
+    /// uniformResourceIdentifier.
+    case uri(String)
+    /// directoryName.
+    case directoryName(DistinguishedName)
+    /// Any other form, by context tag, with its raw contents.
+    case other(tag: UInt8, contents: [UInt8])
+
+    public var description: String {
+        switch self {
+        case .dnsName(let name): "DNS:\(name)"
+        case .ipAddress(let bytes): "IP:\(IPAddressFormatting.string(bytes))"
+        case .email(let address): "email:\(address)"
+        case .uri(let uri): "URI:\(uri)"
+        case .directoryName(let name): "DirName:\(name)"
+        case .other(let tag, _): "othername:[\(tag)]"
+        }
+    }
+}
+
+/// nameConstraints.
+public struct NameConstraints: Sendable, Hashable {
+    /// permittedSubtrees bases.
+    public let permitted: [GeneralName]
+    /// excludedSubtrees bases.
+    public let excluded: [GeneralName]
+
+    /// Creates a value.
+    public init(permitted: [GeneralName], excluded: [GeneralName]) {
+        self.permitted = permitted
+        self.excluded = excluded
+    }
+}
+
+/// One authorityInfoAccess entry.
+public struct AccessDescription: Sendable, Hashable {
+    /// accessMethod OID (`1.3.6.1.5.5.7.48.1` OCSP, `1.3.6.1.5.5.7.48.2` caIssuers).
+    public let method: String
+    /// accessLocation.
+    public let location: GeneralName
+
+    /// Creates a value.
+    public init(method: String, location: GeneralName) {
+        self.method = method
+        self.location = location
+    }
+}
+
+/// All extensions of a certificate: the raw list, the decoded known ones, and what was wrong.
+public struct CertificateExtensions: Sendable, Hashable {
+    /// Every extension in encoding order, known or not.
+    public var all: [CertificateExtension] = []
+    /// OIDs that occur more than once (RFC 5280 forbids it).
+    public var duplicates: [String] = []
+    /// OIDs of known extensions whose value could not be decoded.
+    public var malformed: [String] = []
+
+    public var basicConstraints: BasicConstraints?
+    public var keyUsage: KeyUsage?
+    /// extendedKeyUsage purpose OIDs, when the extension is present.
+    public var extendedKeyUsage: [String]?
+    /// subjectAltName entries, when the extension is present.
+    public var subjectAlternativeNames: [GeneralName]?
+    public var nameConstraints: NameConstraints?
+    /// authorityKeyIdentifier keyIdentifier, when present.
+    public var authorityKeyIdentifier: [UInt8]?
+    public var subjectKeyIdentifier: [UInt8]?
+    /// cRLDistributionPoints full names (usually URIs).
+    public var crlDistributionPoints: [GeneralName] = []
+    public var authorityInfoAccess: [AccessDescription] = []
+    /// certificatePolicies policy OIDs.
+    public var certificatePolicies: [String] = []
+
+    /// Creates an empty set of extensions.
+    public init() {}
+
+    /// Critical extensions certkit does not understand.
+    public var unknownCritical: [CertificateExtension] {
+        all.filter { $0.isCritical && !ExtensionOID.understood.contains($0.oid) }
+    }
+}

@@ -1,0 +1,51 @@
+/// An X.501 name (issuer or subject) with its raw DER and decoded attributes.
+public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
+    /// One attribute of a relative distinguished name, e.g. `CN=leaf.example`.
+    public struct Attribute: Sendable, Hashable {
+        /// The dotted OID of the attribute type.
+        public let oid: String
+        /// The DER tag of the value (e.g. 0x0C UTF8String, 0x13 PrintableString).
+        public let valueTag: UInt8
+        /// The value decoded as text (for string types), or hex `#...` for others as RFC 4514 does.
+        public let value: String
+
+        /// Creates an attribute.
+        public init(oid: String, valueTag: UInt8, value: String) {
+            self.oid = oid
+            self.valueTag = valueTag
+            self.value = value
+        }
+    }
+
+    /// The DER encoding of the whole Name (the SEQUENCE).
+    public let derEncoded: [UInt8]
+    /// The relative distinguished names in encoding order (most general first, as in the DER).
+    public let relativeNames: [[Attribute]]
+
+    /// Creates a name.
+    public init(derEncoded: [UInt8], relativeNames: [[Attribute]]) {
+        self.derEncoded = derEncoded
+        self.relativeNames = relativeNames
+    }
+
+    public static func == (lhs: DistinguishedName, rhs: DistinguishedName) -> Bool { lhs.derEncoded == rhs.derEncoded }
+    public func hash(into hasher: inout Hasher) { hasher.combine(derEncoded) }
+
+    /// The RFC 4514 string: most specific RDN first, e.g. `CN=leaf.example,O=Example`.
+    public var description: String { NameFormatting.rfc4514(self) }
+
+    /// The first common name, if any.
+    public var commonName: String? { attributes(oid: "2.5.4.3").first }
+
+    /// The email addresses in the name (PKCS#9 emailAddress).
+    public var emailAddresses: [String] { attributes(oid: "1.2.840.113549.1.9.1") }
+
+    /// All values of the attribute type `oid`, in encoding order.
+    public func attributes(oid: String) -> [String] {
+        relativeNames.flatMap { $0 }.filter { $0.oid == oid }.map(\.value)
+    }
+
+    /// Name comparison as RFC 5280 §7.1: byte-equal, or equal after case-insensitive, whitespace-folded
+    /// comparison of PrintableString / UTF8String values, attribute by attribute.
+    public func matches(_ other: DistinguishedName) -> Bool { NameFormatting.namesMatch(self, other) }
+}

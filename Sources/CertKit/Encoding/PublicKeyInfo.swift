@@ -1,0 +1,52 @@
+/// A certificate's SubjectPublicKeyInfo.
+public struct PublicKeyInfo: Sendable, Hashable {
+    /// The key's algorithm and size.
+    public enum Algorithm: Sendable, Hashable, CustomStringConvertible {
+        /// RSA with the modulus size in bits.
+        case rsa(modulusBits: Int)
+        /// Elliptic curve key on a named curve (`prime256v1`, `secp384r1`, ...) with its field size in bits.
+        case ec(curve: String, bits: Int)
+        /// Ed25519.
+        case ed25519
+        /// Ed448.
+        case ed448
+        /// DSA with the size of p in bits (0 when parameters are inherited).
+        case dsa(bits: Int)
+        /// Anything else, by OID.
+        case other(oid: String)
+
+        public var description: String {
+            switch self {
+            case .rsa(let bits): "RSA \(bits)"
+            case .ec(let curve, let bits): "EC \(curve) (\(bits) bit)"
+            case .ed25519: "Ed25519"
+            case .ed448: "Ed448"
+            case .dsa(let bits): "DSA \(bits)"
+            case .other(let oid): oid
+            }
+        }
+    }
+
+    /// The algorithm and size.
+    public let algorithm: Algorithm
+    /// The complete DER SubjectPublicKeyInfo (what an SPKI pin hashes).
+    public let derEncoded: [UInt8]
+
+    /// Creates a key info.
+    public init(algorithm: Algorithm, derEncoded: [UInt8]) {
+        self.algorithm = algorithm
+        self.derEncoded = derEncoded
+    }
+
+    /// The key size in bits used for key-size floors: RSA modulus, EC field size, DSA p; nil when not meaningful.
+    public var keySizeBits: Int? {
+        switch algorithm {
+        case .rsa(let bits): bits
+        case .ec(_, let bits): bits
+        case .ed25519: 256
+        case .ed448: 448
+        case .dsa(let bits): bits == 0 ? nil : bits
+        case .other: nil
+        }
+    }
+}

@@ -1,0 +1,105 @@
+/// How bad a failed check is, before aggregation.
+public enum TrustCheckSeverity: Int, Sendable, Hashable, Comparable {
+    /// The user can override it (exceptions, trust settings): `recoverableTrustFailure`.
+    case recoverable = 1
+    /// A distrust setting: `deny`.
+    case deny = 2
+    /// Never overridable: `fatalTrustFailure`.
+    case fatal = 3
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// One failed check on one certificate, named as Apple names it in `TrustResultDetails` (DESIGN §3).
+public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
+    case temporalValidity = "TemporalValidity"
+    case sslHostname = "SSLHostname"
+    case email = "Email"
+    case anchorTrusted = "AnchorTrusted"
+    case missingIntermediate = "MissingIntermediate"
+    case basicConstraints = "BasicConstraints"
+    case basicConstraintsCA = "BasicConstraintsCA"
+    case basicConstraintsPathLen = "BasicConstraintsPathLen"
+    case keyUsage = "KeyUsage"
+    case extendedKeyUsage = "ExtendedKeyUsage"
+    case nameConstraints = "NameConstraints"
+    case criticalExtensions = "CriticalExtensions"
+    case duplicateExtension = "DuplicateExtension"
+    case malformedExtension = "MalformedExtension"
+    case signatureHashAlgorithms = "SignatureHashAlgorithms"
+    case keySize = "KeySize"
+    case weakSignature = "WeakSignature"
+    case weakKeySize = "WeakKeySize"
+    case revocation = "Revocation"
+    case usageConstraints = "UsageConstraints"
+    case leafSPKISHA256 = "LeafSPKISHA256"
+    case caSPKISHA256 = "CASPKISHA256"
+    case validityPeriodMaximums = "ValidityPeriodMaximums"
+    case chainLength = "ChainLength"
+    /// The certificate's signature does not verify with its issuer's key: the candidate path is discarded.
+    case signature = "Signature"
+    /// The path building work limit was reached.
+    case pathBuildingLimit = "PathBuildingLimit"
+    /// The backend failed (allocation, internal error): `otherError`.
+    case backendError = "BackendError"
+
+    /// Apple's name for the check.
+    public var name: String { rawValue }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The severity before aggregation.
+    public var severity: TrustCheckSeverity {
+        switch self {
+        case .weakSignature, .weakKeySize, .revocation: .fatal
+        case .usageConstraints: .deny
+        default: .recoverable
+        }
+    }
+
+    /// The error code reported when this check is the chosen error.
+    public var errorCode: TrustErrorCode {
+        switch self {
+        case .temporalValidity: .errSecCertificateExpired
+        case .sslHostname, .email: .errSecHostNameMismatch
+        case .anchorTrusted: .errSecNotTrusted
+        case .signature: .errSecInvalidSignature
+        case .missingIntermediate, .pathBuildingLimit: .errSecCreateChainFailed
+        case .basicConstraints: .errSecNoBasicConstraints
+        case .basicConstraintsCA: .errSecNoBasicConstraintsCA
+        case .basicConstraintsPathLen, .chainLength: .errSecPathLengthConstraintExceeded
+        case .keyUsage: .errSecInvalidKeyUsageForPolicy
+        case .extendedKeyUsage: .errSecInvalidExtendedKeyUsage
+        case .nameConstraints: .errSecInvalidName
+        case .criticalExtensions: .errSecUnknownCriticalExtensionFlag
+        case .duplicateExtension: .errSecCertificateDuplicateExtension
+        case .malformedExtension: .errSecUnknownCertExtension
+        case .signatureHashAlgorithms, .weakSignature: .errSecInvalidDigestAlgorithm
+        case .keySize, .weakKeySize: .errSecUnsupportedKeySize
+        case .revocation: .errSecCertificateRevoked
+        case .usageConstraints: .errSecTrustSettingDeny
+        case .leafSPKISHA256, .caSPKISHA256: .errSSLATSCertificateTrustViolation
+        case .validityPeriodMaximums: .errSecCertificateValidityPeriodTooLong
+        case .backendError: .errSecInternalError
+        }
+    }
+
+    /// trustd's error priority (higher wins): Revoked > KeySize > WeakHash > Denied > Pinning > Trust > Usage >
+    /// Name > Expired. Backend errors outrank everything.
+    public var priority: Int {
+        switch self {
+        case .backendError: 100
+        case .revocation: 90
+        case .weakKeySize, .keySize: 80
+        case .weakSignature, .signatureHashAlgorithms: 70
+        case .usageConstraints: 60
+        case .leafSPKISHA256, .caSPKISHA256: 50
+        case .anchorTrusted, .missingIntermediate, .signature, .pathBuildingLimit: 40
+        case .keyUsage, .extendedKeyUsage, .basicConstraints, .basicConstraintsCA, .basicConstraintsPathLen,
+             .criticalExtensions, .duplicateExtension, .malformedExtension, .chainLength:
+            30
+        case .sslHostname, .email, .nameConstraints: 20
+        case .temporalValidity, .validityPeriodMaximums: 10
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// What a `SecTrust` holds: certificates, policies, anchors, date, settings, exceptions, CRLs, pins.
+/// Changing any input resets ``result`` to ``TrustResultType/invalid``, as SecTrust does.
+public struct TrustEvaluation: Sendable {
+    /// The certificates: the leaf first, then an unordered pool of intermediates.
+    public var certificates: [Certificate] { didSet { report = nil } }
+    /// The policies to check.
+    public var policies: [TrustPolicy] { didSet { report = nil } }
+    /// Anchor certificates (`SecTrustSetAnchorCertificates`).
+    public var anchors: [Certificate] { didSet { report = nil } }
+    /// When true (the default) only ``anchors`` are trusted; when false the system bundle is added.
+    public var anchorsOnly: Bool { didSet { report = nil } }
+    /// The verification time; nil means now.
+    public var verifyDate: Date? { didSet { report = nil } }
+    /// Per-certificate trust settings.
+    public var trustSettings: TrustSettings { didSet { report = nil } }
+    /// Exceptions from an earlier evaluation (`SecTrustSetExceptions`).
+    public var exceptions: TrustExceptions? { didSet { report = nil } }
+    /// CRLs to check revocation against.
+    public var crls: [CertificateRevocationList] { didSet { report = nil } }
+    /// SPKI SHA-256 pins: when not empty, the leaf or some CA in the path must match one.
+    public var pins: [SPKIPin] { didSet { report = nil } }
+    /// Additional intermediates (`--intermediates`), part of the pool.
+    public var additionalIntermediates: [Certificate] { didSet { report = nil } }
+    /// The maximum number of certificates in a path, anchor included.
+    public var maxDepth: Int { didSet { report = nil } }
+
+    /// The last report, nil when not evaluated since the last change.
+    public private(set) var report: TrustReport?
+
+    /// The result of the last evaluation, or ``TrustResultType/invalid``.
+    public var result: TrustResultType { report?.result ?? .invalid }
+
+    /// The default maximum path length.
+    public static let defaultMaxDepth = 10
+
+    /// Creates an evaluation of `certificates` (leaf first) under `policies`.
+    public init(
+        certificates: [Certificate], policies: [TrustPolicy] = [.basicX509], anchors: [Certificate] = [],
+        anchorsOnly: Bool = true, verifyDate: Date? = nil, trustSettings: TrustSettings = .none,
+        exceptions: TrustExceptions? = nil, crls: [CertificateRevocationList] = [], pins: [SPKIPin] = [],
+        additionalIntermediates: [Certificate] = [], maxDepth: Int = TrustEvaluation.defaultMaxDepth
+    ) {
+        self.certificates = certificates
+        self.policies = policies
+        self.anchors = anchors
+        self.anchorsOnly = anchorsOnly
+        self.verifyDate = verifyDate
+        self.trustSettings = trustSettings
+        self.exceptions = exceptions
+        self.crls = crls
+        self.pins = pins
+        self.additionalIntermediates = additionalIntermediates
+        self.maxDepth = maxDepth
+    }
+
+    /// Evaluates with `evaluator`, stores and returns the report.
+    @discardableResult
+    public mutating func evaluate(with evaluator: TrustEvaluator) -> TrustReport {
+        let report = evaluator.evaluate(self)
+        self.report = report
+        return report
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// The single error an evaluation reports (what `SecTrustEvaluateWithError` puts in its `CFError`).
+public struct TrustError: Sendable, Hashable, CustomStringConvertible {
+    /// The check that was chosen by trustd's priority.
+    public var check: TrustCheck
+    /// The index in ``TrustReport/chain`` of the certificate it is about (0 = leaf).
+    public var certificateIndex: Int
+    /// A human message naming the certificate, e.g. `"leaf.example" expired on 2024-01-01`.
+    public var message: String
+
+    /// The OSStatus code.
+    public var code: TrustErrorCode { check.errorCode }
+
+    /// Creates an error.
+    public init(check: TrustCheck, certificateIndex: Int, message: String) {
+        self.check = check
+        self.certificateIndex = certificateIndex
+        self.message = message
+    }
+
+    public var description: String { "\(code.name) (\(code.rawValue)): \(message)" }
+}
+
+/// The outcome of one evaluation: the result type, the chain that was built, what failed on each certificate.
+public struct TrustReport: Sendable, Hashable {
+    /// The aggregated result.
+    public var result: TrustResultType
+    /// The path used, leaf first (`SecTrustCopyCertificateChain`).
+    public var chain: [Certificate]
+    /// Failed checks per certificate of ``chain``.
+    public var checks: [Set<TrustCheck>]
+    /// The reported error, nil when trusted.
+    public var error: TrustError?
+    /// The backend that verified the path.
+    public var backend: String
+    /// The policy checked.
+    public var policy: TrustPolicy
+    /// The verification time used.
+    public var verifyDate: Date
+    /// How many candidate paths were tried.
+    public var pathsTried: Int
+    /// Library and policy notes, for diagnostics.
+    public var notes: [String]
+
+    /// Creates a report.
+    public init(
+        result: TrustResultType, chain: [Certificate], checks: [Set<TrustCheck>], error: TrustError?,
+        backend: String, policy: TrustPolicy, verifyDate: Date, pathsTried: Int, notes: [String] = []
+    ) {
+        self.result = result
+        self.chain = chain
+        self.checks = checks
+        self.error = error
+        self.backend = backend
+        self.policy = policy
+        self.verifyDate = verifyDate
+        self.pathsTried = pathsTried
+        self.notes = notes
+    }
+
+    /// True for `proceed` and `unspecified`.
+    public var isTrusted: Bool { result.isTrusted }
+
+    /// Every failed check, over all certificates.
+    public var allFailures: Set<TrustCheck> { checks.reduce(into: []) { $0.formUnion($1) } }
+
+    /// What `SecTrustCopyExceptions` returns: exceptions that make a later evaluation of the same leaf `proceed`
+    /// despite exactly these recoverable failures. Nil unless the result is `recoverableTrustFailure`.
+    public var exceptions: TrustExceptions? {
+        guard result == .recoverableTrustFailure, let leaf = chain.first else { return nil }
+        return TrustExceptions(leaf: leaf, checks: allFailures)
+    }
+}

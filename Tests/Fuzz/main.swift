@@ -1,0 +1,1 @@
+// Built with -DFUZZING by Scripts/fuzz.sh\n
