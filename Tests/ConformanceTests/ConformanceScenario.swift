@@ -1,5 +1,6 @@
 import CertKit
 import Foundation
+import Testing
 
 /// One entry of Tests/Fixtures/scenarios.json (schema in Tests/Fixtures/README.md).
 struct ConformanceScenario: Decodable, Sendable, CustomTestStringConvertible {
