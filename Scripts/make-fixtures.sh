@@ -131,6 +131,7 @@ keyUsage = critical,$ENV::KU
 extendedKeyUsage = $ENV::EKU
 subjectAltName = $ENV::SAN
 subjectKeyIdentifier = hash
+authorityKeyIdentifier = none
 [ leaf_selfsigned ]
 basicConstraints = critical,CA:FALSE
 keyUsage = critical,$ENV::KU
