@@ -1,0 +1,85 @@
+import CertKit
+internal import CGnuTLS
+
+/// Owns one non-blocking client `gnutls_session_t` over a connected socket; deinitializes it exactly once in
+/// `deinit` (before the socket and the credentials it keeps alive are released).
+///
+/// No verification function is installed and `gnutls_session_set_verify_cert` is never called, so GnuTLS
+/// completes the handshake whatever the server's certificate is.
+final class TLSSessionHandle {
+    /// The session; valid for the lifetime of this object.
+    let handle: gnutls_session_t
+    private let credentials: TLSCredentialsHandle
+    private let socket: TLSSocket
+
+    /// Creates the session on `socket`, sending `serverName` as SNI when it is not nil.
+    init(credentials: TLSCredentialsHandle, socket: TLSSocket, serverName: String?) throws(TLSConnectError) {
+        var session: gnutls_session_t?
+        let code = gnutls_init(&session, UInt32(GNUTLS_CLIENT | GNUTLS_NONBLOCK))
+        guard code >= 0, let session else {
+            throw .handshake("gnutls_init: \(GnuTLSLibrary.errorString(code))")
+        }
+        handle = session
+        self.credentials = credentials
+        self.socket = socket
+        try check(gnutls_set_default_priority(session), "gnutls_set_default_priority")
+        try check(gnutls_credentials_set(session, GNUTLS_CRD_CERTIFICATE, UnsafeMutableRawPointer(credentials.handle)),
+                  "gnutls_credentials_set")
+        if let serverName {
+            let bytes = Array(serverName.utf8)
+            try check(gnutls_server_name_set(session, GNUTLS_NAME_DNS, bytes, bytes.count), "gnutls_server_name_set")
+        }
+        // gnutls_transport_set_int is a macro over gnutls_transport_set_int2; the socket stays TLSSocket's.
+        gnutls_transport_set_int2(session, socket.descriptor, socket.descriptor)
+    }
+
+    deinit { gnutls_deinit(handle) }
+
+    /// Runs the client handshake to completion before `deadline`, waiting with `poll` in the direction GnuTLS
+    /// was blocked on.
+    func handshake(until deadline: ContinuousClock.Instant) throws(TLSConnectError) {
+        while true {
+            let code = gnutls_handshake(handle)
+            if code >= 0 { return }
+            if code == GNUTLS_E_AGAIN || code == GNUTLS_E_INTERRUPTED || gnutls_error_is_fatal(code) == 0 {
+                try socket.wait(forWriting: gnutls_record_get_direction(handle) == 1, until: deadline)
+                continue
+            }
+            throw Self.failure(code)
+        }
+    }
+
+    /// Sends close_notify once, without waiting for the server's.
+    func shutdown() {
+        _ = gnutls_bye(handle, GNUTLS_SHUT_WR)
+    }
+
+    /// The chain the server presented, leaf first, as DER (`gnutls_certificate_get_peers`). The data stays owned
+    /// by the session; only the bytes are copied.
+    func peerChain() -> [[UInt8]] {
+        var count: UInt32 = 0
+        guard let list = gnutls_certificate_get_peers(handle, &count) else { return [] }
+        return (0..<Int(count)).map { index in
+            let datum = list[index]
+            guard let data = datum.data else { return [] }
+            return Array(UnsafeBufferPointer(start: data, count: Int(datum.size)))
+        }.filter { !$0.isEmpty }
+    }
+
+    private func check(_ code: Int32, _ operation: String) throws(TLSConnectError) {
+        if code < 0 { throw .handshake("\(operation): \(GnuTLSLibrary.errorString(code))") }
+    }
+
+    /// Errors GnuTLS reports when the bytes it received are not a TLS record at all.
+    private static let notTLSCodes: Set<Int32> = [
+        GNUTLS_E_UNEXPECTED_PACKET_LENGTH, GNUTLS_E_UNSUPPORTED_VERSION_PACKET, GNUTLS_E_UNEXPECTED_PACKET,
+        GNUTLS_E_RECORD_OVERFLOW,
+    ]
+
+    private static func failure(_ code: Int32) -> TLSConnectError {
+        let reason = GnuTLSLibrary.errorString(code)
+        if notTLSCodes.contains(code) { return .notTLS(reason) }
+        if code == GNUTLS_E_PREMATURE_TERMINATION { return .handshake("the server closed the connection (\(reason))") }
+        return .handshake(reason)
+    }
+}

@@ -1,0 +1,38 @@
+import CertKit
+
+/// Captures a TLS server's certificate chain with OpenSSL (`SSL_connect` with `SSL_VERIFY_NONE`, then
+/// `SSL_get_peer_cert_chain`). OpenSSL does not decide trust here: evaluate the chain with ``TrustEvaluator``
+/// (or ``ServerTrust``).
+///
+/// ```swift
+/// let chain = try OpenSSLTLSClient().fetchChain(host: "localhost", port: 4433, serverName: "localhost", timeout: .seconds(5))
+/// let report = ServerTrust(evaluator: TrustEvaluator(backend: OpenSSLBackend()), anchors: roots)
+///     .evaluate(presentedChain: chain, host: "localhost")
+/// ```
+public struct OpenSSLTLSClient: TLSChainFetcher {
+    /// `openssl`.
+    public let name = "openssl"
+
+    /// Creates a client.
+    public init() {}
+
+    public func fetchChain(host: String, port: UInt16, serverName: String?, timeout: Duration) throws(TLSConnectError)
+        -> [Certificate]
+    {
+        try Self.decodePresentedChain(fetchDER(host: host, port: port, serverName: serverName, timeout: timeout))
+    }
+
+    /// Like ``fetchChain(host:port:serverName:timeout:)`` but returns the DER encodings as OpenSSL gives them.
+    public func fetchDER(host: String, port: UInt16, serverName: String?, timeout: Duration) throws(TLSConnectError)
+        -> [[UInt8]]
+    {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let context = try TLSContextHandle()
+        let socket = try TLSSocket.connect(host: host, port: port, deadline: deadline)
+        let session = try TLSSessionHandle(context: context, socket: socket, serverName: serverName)
+        try session.handshake(until: deadline)
+        let chain = session.peerChain()
+        session.shutdown()
+        return chain
+    }
+}
