@@ -1,3 +1,5 @@
+import CertKit
+
 /// Renders ``CertificateSummary`` values as one JSON document.
 ///
 /// Schema (stable; keys sorted, two-space indentation, dates ISO 8601 UTC with a `Z`):
