@@ -41,7 +41,14 @@ enum EvaluateCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CLIError) -> ExitCode {
         let options = try EvaluateOptions(arguments, registry: context.registry)
-        let evaluation = try options.makeEvaluation(context: context)
+        return try report(try options.makeEvaluation(context: context), options: options, context: context)
+    }
+
+    /// Evaluates `evaluation` with the backends `options` selects, prints the verdict, saves exceptions when
+    /// asked, and returns the exit code.
+    static func report(_ evaluation: TrustEvaluation, options: EvaluateOptions, context: CommandContext) throws(CLIError)
+        -> ExitCode
+    {
         let names: [String]
         switch options.backend {
         case .one(let name): names = [name]

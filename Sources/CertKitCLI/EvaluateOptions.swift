@@ -138,8 +138,13 @@ struct EvaluateOptions {
     /// Reads every file and builds the evaluation.
     /// - Throws: ``CLIError/input(file:problem:)`` for a bad file.
     func makeEvaluation(context: CommandContext) throws(CLIError) -> TrustEvaluation {
+        try makeEvaluation(certificates: context.loader.load(chain).certificates, context: context)
+    }
+
+    /// Reads every file except the chain and builds the evaluation of `certificates` (leaf first).
+    /// - Throws: ``CLIError/input(file:problem:)`` for a bad file.
+    func makeEvaluation(certificates: [Certificate], context: CommandContext) throws(CLIError) -> TrustEvaluation {
         let loader = context.loader
-        let certificates = try loader.load(chain).certificates
         var anchorCertificates = try loader.loadAll(anchors)
         if systemRoots {
             anchorCertificates += try loader.load(Self.systemBundlePath).certificates
