@@ -6,7 +6,7 @@ public enum CertKitCommand {
     /// The version `--version` prints.
     public static let version = "0.1.0"
 
-    static var commands: [any Command.Type] { [ConvertCommand.self, InspectCommand.self, EvaluateCommand.self] }
+    static var commands: [any Command.Type] { [ConvertCommand.self, InspectCommand.self, EvaluateCommand.self, ConnectCommand.self] }
 
     /// The tool's help.
     static var help: String {
@@ -47,7 +47,7 @@ public enum CertKitCommand {
 
     private static func dispatch(_ arguments: [String], context: CommandContext) throws(CLIError) -> ExitCode {
         guard let first = arguments.first else {
-            throw .usage("no command given (convert, inspect, evaluate)", command: nil)
+            throw .usage("no command given (convert, inspect, evaluate, connect)", command: nil)
         }
         switch first {
         case "-h", "--help", "help":
