@@ -1,0 +1,122 @@
+import CertKit
+import CertKitGnuTLS
+import CertKitOpenSSL
+import Foundation
+
+/// `certkit connect`: captures the chain a TLS server presents (the TLS library does not decide trust) and
+/// evaluates it exactly as `certkit evaluate` would, with the same options, output and exit codes.
+enum ConnectCommand: Command {
+    static let name = "connect"
+    static let summary = "connect to a TLS server and evaluate the chain it presents"
+
+    /// The TLS libraries `--tls` offers, the default first.
+    static let tlsClients: [any TLSChainFetcher] = [OpenSSLTLSClient(), GnuTLSTLSClient()]
+
+    /// The default bound on connecting plus the handshake, in seconds.
+    static let defaultTimeout = 10.0
+
+    private static let connectOptions: [OptionSpec] = [
+        .value("servername", "NAME", "the SNI name to send (default HOST; none for an IP literal)"),
+        .value("timeout", "S", "give up connecting and handshaking after S seconds (default 10)"),
+        .value("tls", "openssl|gnutls", "the TLS library that performs the handshake (default openssl)"),
+        .value("save-chain", "FILE", "write the chain the server presented as PEM"),
+        .flag("show-chain", "print the chain the server presented before the verdict (text output only)"),
+    ]
+
+    static let options = connectOptions + EvaluateCommand.options
+
+    static let help = ArgumentParser.help(
+        usage: "certkit connect HOST[:PORT] --anchors FILE [options]",
+        summary: """
+            Connects to HOST (port 443 unless given; IPv6 as [ADDR]:PORT), completes a TLS handshake without letting
+            the TLS library judge the certificate, and evaluates the presented chain as 'certkit evaluate' does.
+            The SSL server policy checks HOST unless --host, --ip, --email or --policy basic says otherwise.
+            """,
+        options: options,
+        details: """
+            exit codes: 0 trusted (unspecified, proceed), 10 recoverableTrustFailure, 11 fatalTrustFailure,
+            12 deny, 13 otherError, 1 input or connection error, 2 usage error, 3 backends disagree (--backend both)
+            """)
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CLIError) -> ExitCode {
+        guard arguments.positionals.count == 1, let text = arguments.positionals.first else {
+            throw .usage("one HOST[:PORT] expected, got \(arguments.positionals.count)", command: name)
+        }
+        guard let target = ConnectTarget(text) else {
+            throw .usage("'\(text)' is not HOST[:PORT] (a port is 1-65535; write IPv6 as [ADDR]:PORT)", command: name)
+        }
+        let client = try tlsClient(arguments.value("tls"))
+        let timeout = try timeout(arguments.value("timeout"))
+        let json = arguments.has("json")
+        if json, arguments.has("show-chain") {
+            throw .usage("--show-chain prints text; with --json use --save-chain FILE", command: name)
+        }
+        let options = try evaluateOptions(arguments, target: target, context: context)
+        var evaluation = try options.makeEvaluation(certificates: [], context: context)
+
+        let serverName = arguments.value("servername") ?? (target.isIPLiteral ? nil : target.host)
+        let chain: [Certificate]
+        do {
+            chain = try client.fetchChain(host: target.host, port: target.port, serverName: serverName, timeout: timeout)
+        } catch {
+            throw .input(file: target.description, problem: error.description)
+        }
+        if let path = arguments.value("save-chain") {
+            let writer = AtomicFileWriter()
+            try writer.stage(Array(chain.map { PEM.encode($0.derEncoded) }.joined().utf8), to: path)
+            try writer.commit()
+        }
+        if arguments.has("show-chain") {
+            context.stdout.write(presentedChainText(chain, target: target, library: client.name))
+        }
+        evaluation.certificates = chain
+        return try EvaluateCommand.report(evaluation, options: options, context: context)
+    }
+
+    /// The evaluate options for this connection: the SSL policy checks the target host unless the user named
+    /// another peer or chose the basic policy.
+    private static func evaluateOptions(
+        _ arguments: ParsedArguments, target: ConnectTarget, context: CommandContext
+    ) throws(CLIError) -> EvaluateOptions {
+        var evaluateArguments = arguments
+        evaluateArguments.positionals = [target.description]
+        let namesPeer = ["host", "ip", "email"].contains { arguments.value($0) != nil }
+        if !namesPeer, arguments.value("policy") != "basic" {
+            evaluateArguments.values["host"] = [target.host]
+        }
+        do {
+            return try EvaluateOptions(evaluateArguments, registry: context.registry)
+        } catch .usage(let problem, _) {
+            throw .usage(problem, command: name)
+        } catch {
+            throw error
+        }
+    }
+
+    private static func tlsClient(_ choice: String?) throws(CLIError) -> any TLSChainFetcher {
+        let wanted = choice ?? tlsClients[0].name
+        guard let client = tlsClients.first(where: { $0.name == wanted }) else {
+            throw .usage("--tls must be \(tlsClients.map(\.name).joined(separator: " or ")), not '\(wanted)'", command: name)
+        }
+        return client
+    }
+
+    private static func timeout(_ text: String?) throws(CLIError) -> Duration {
+        guard let text else { return .seconds(defaultTimeout) }
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+            throw .usage("--timeout must be a number of seconds greater than 0, not '\(text)'", command: name)
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
+    }
+
+    /// One line per presented certificate, in the server's order.
+    static func presentedChainText(_ chain: [Certificate], target: ConnectTarget, library: String) -> String {
+        var lines = ["\(target) presented \(chain.count) certificate\(chain.count == 1 ? "" : "s") (\(library)):"]
+        for (index, certificate) in chain.enumerated() {
+            lines.append(
+                "  [\(index)] \(certificate.subject)  (issuer \(certificate.issuer))  sha256 "
+                    + Hex.encode(certificate.sha256Fingerprint))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
