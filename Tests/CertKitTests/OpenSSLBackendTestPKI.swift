@@ -58,7 +58,8 @@ final class OpenSSLBackendTestPKI: Sendable {
         try CertificateRevocationList(derEncoded: der("\(issuer).crl"))
     }
 
-    /// The generator: EC P-256 keys, `openssl ca` for fixed dates and chosen serials, two CRLs.
+    /// The generator: EC P-256 keys (RSA for the MD5/SHA-1/small-key leaves), `openssl ca` for fixed dates and
+    /// chosen serials, two CRLs.
     private static let script = #"""
 set -e
 cat > ca.cnf <<'CNF'
@@ -114,7 +115,11 @@ keyUsage = critical,digitalSignature
 subjectAltName = DNS:self.example
 subjectKeyIdentifier = hash
 CNF
-key() { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1.key"; }
+RSABITS=; MD=sha256
+key() {
+  if [ -n "$RSABITS" ]; then openssl genpkey -algorithm RSA -pkeyopt "rsa_keygen_bits:$RSABITS" -out "$1.key"
+  else openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1.key"; fi
+}
 # issue NAME SUBJECT ISSUER EXT START END SERIAL [KEY]
 issue() {
   name=$1; subject=$2; issuer=$3; ext=$4; start=$5; end=$6; serial=$7; keyname=${8:-$1}
@@ -122,7 +127,7 @@ issue() {
   openssl req -new -key "$keyname.key" -subj "$subject" -out "$name.csr"
   export DB="db-$issuer"; mkdir -p "$DB"; touch "$DB/index.txt"; echo "$serial" > "$DB/serial"
   if [ "$issuer" = "$name" ]; then signer="-selfsign -keyfile $keyname.key"; else signer="-cert $issuer.pem -keyfile $issuer.key"; fi
-  openssl ca -batch -config ca.cnf $signer -in "$name.csr" -out "$name.pem" -notext -preserveDN \
+  openssl ca -batch -config ca.cnf $signer -in "$name.csr" -out "$name.pem" -notext -preserveDN -md "$MD" \
     -startdate "$start" -enddate "$end" -extfile ext.cnf -extensions "$ext" 2>/dev/null
   openssl x509 -in "$name.pem" -outform DER -out "$name.der"
 }
@@ -152,6 +157,11 @@ issue self-leaf "/CN=self.example" self-leaf selfleaf $V0 $V1 05
 issue unknown-root "/CN=Unknown Root" unknown-root root $V0 $V1 01
 issue unknown-int "/CN=Unknown Intermediate" unknown-root int $V0 $V1 1001
 issue unknown-leaf "/CN=unknown.example" unknown-int leaf $V0 $V1 3000
+RSABITS=2048; issue rsa-root "/CN=RSA Root" rsa-root root $V0 $V1 01
+RSABITS=1024; MD=md5; issue leaf-md5 "/CN=md5.example" rsa-root leaf $V0 $V1 4000
+MD=sha1; issue leaf-sha1 "/CN=sha1.example" rsa-root leaf $V0 $V1 4001
+RSABITS=512; MD=sha256; issue leaf-rsa512 "/CN=small.example" rsa-root leaf $V0 $V1 4002
+RSABITS=
 crl int leaf-revoked
 crl unknown-root unknown-int
 """#

@@ -218,3 +218,39 @@ struct OpenSSLBackendVerifyTests {
         }
     }
 }
+
+@Suite("OpenSSLBackend: algorithms are the core's policy")
+struct OpenSSLBackendAlgorithmTests {
+    let backend = OpenSSLBackend()
+    let pki: OpenSSLBackendTestPKI
+
+    init() throws { pki = try OpenSSLBackendTestPKI.shared.get() }
+
+    private func verify(_ leaf: Certificate) throws -> PathFindings {
+        let root = try pki.certificate("rsa-root")
+        let store = try backend.prepareAnchors([root])
+        let path = CandidatePath(certificates: [leaf, root], endsAtAnchor: true)
+        return try backend.verify(path, anchors: store, at: date("2030-06-01"), crls: [])
+    }
+
+    @Test func sha1SignatureAndSmallKeysPassAtLevelZero() throws {
+        #expect(failures(try verify(pki.certificate("leaf-sha1"))) == [:])
+        #expect(failures(try verify(pki.certificate("leaf-rsa512"))) == [:])
+    }
+
+    @Test func md5SignatureIsLeftToTheCore() throws {
+        #expect(failures(try verify(pki.certificate("leaf-md5"))) == [:])
+        // Even a broken MD5 signature gets no `signature` finding (the core reports WeakSignature), only a note.
+        let broken = try verify(Certificate(derEncoded: flippingLastByte(pki.der("leaf-md5"))))
+        #expect(failures(broken) == [:])
+        #expect(broken.notes.contains { $0.contains("md5WithRSAEncryption") })
+    }
+
+    @Test func notesCarryOpenSSLsWords() throws {
+        let store = try backend.prepareAnchors([pki.certificate("root")])
+        let path = CandidatePath(
+            certificates: try ["leaf-expired", "int", "root"].map(pki.certificate), endsAtAnchor: true)
+        let findings = try backend.verify(path, anchors: store, at: date("2030-06-01"), crls: [])
+        #expect(findings.notes == ["[0] TemporalValidity: certificate has expired (X509_V_ERR 10)"])
+    }
+}
