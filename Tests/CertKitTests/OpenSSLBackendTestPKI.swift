@@ -109,6 +109,17 @@ extendedKeyUsage = serverAuth
 subjectAltName = DNS:leaf.example
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid:always
+[ leaf_crit ]
+basicConstraints = critical,CA:FALSE
+keyUsage = critical,digitalSignature
+subjectAltName = DNS:crit.example
+1.3.6.1.4.1.55555.1 = critical,DER:05:00
+[ int_nc ]
+basicConstraints = critical,CA:TRUE
+keyUsage = critical,keyCertSign,cRLSign
+nameConstraints = critical,permitted;DNS:allowed.example
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid:always
 [ selfleaf ]
 basicConstraints = critical,CA:FALSE
 keyUsage = critical,digitalSignature
@@ -153,6 +164,9 @@ issue leaf-nokcs "/CN=under-nokcs.example" int-nokcs leaf $V0 $V1 2001
 issue root-pl0 "/CN=Root PathLen 0" root-pl0 root_pl0 $V0 $V1 01
 issue int-pl "/CN=Intermediate Under PL0" root-pl0 int $V0 $V1 13
 issue leaf-pl "/CN=pl.example" int-pl leaf $V0 $V1 2002
+issue leaf-crit "/CN=crit.example" int leaf_crit $V0 $V1 1004
+issue int-nc "/CN=Constrained Intermediate" root int_nc $V0 $V1 14
+issue leaf-nc "/CN=leaf.example" int-nc leaf $V0 $V1 2003
 issue self-leaf "/CN=self.example" self-leaf selfleaf $V0 $V1 05
 issue unknown-root "/CN=Unknown Root" unknown-root root $V0 $V1 01
 issue unknown-int "/CN=Unknown Intermediate" unknown-root int $V0 $V1 1001

@@ -254,3 +254,36 @@ struct OpenSSLBackendAlgorithmTests {
         #expect(findings.notes == ["[0] TemporalValidity: certificate has expired (X509_V_ERR 10)"])
     }
 }
+
+@Suite("OpenSSLBackend: extensions and CRL problems")
+struct OpenSSLBackendExtensionTests {
+    let backend = OpenSSLBackend()
+    let pki: OpenSSLBackendTestPKI
+
+    init() throws { pki = try OpenSSLBackendTestPKI.shared.get() }
+
+    private func verify(_ certificates: [Certificate], crls: [CertificateRevocationList] = []) throws -> PathFindings {
+        let store = try backend.prepareAnchors([pki.certificate("root")])
+        let path = CandidatePath(certificates: certificates, endsAtAnchor: true)
+        return try backend.verify(path, anchors: store, at: date("2030-06-01"), crls: crls)
+    }
+
+    @Test func unknownCriticalExtension() throws {
+        let findings = try verify(["leaf-crit", "int", "root"].map(pki.certificate))
+        #expect(failures(findings) == [0: [.criticalExtensions]])
+    }
+
+    @Test func nameConstraintViolationOnTheViolatingCertificate() throws {
+        let findings = try verify(["leaf-nc", "int-nc", "root"].map(pki.certificate))
+        #expect(failures(findings) == [0: [.nameConstraints]])
+    }
+
+    @Test func crlWithBadSignatureIsANoteNotARevocation() throws {
+        // OpenSSL reports CRL_SIGNATURE_FAILURE and then CERT_REVOKED from that same unverified CRL.
+        let crl = try CertificateRevocationList(derEncoded: flippingLastByte(pki.der("int.crl")))
+        let findings = try verify(["leaf-revoked", "int", "root"].map(pki.certificate), crls: [crl])
+        #expect(failures(findings) == [:])
+        #expect(findings.notes.contains { $0.contains("CRL signature failure") })
+        #expect(findings.notes.contains { $0.contains("revocation ignored") })
+    }
+}
