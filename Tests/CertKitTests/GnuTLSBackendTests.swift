@@ -205,16 +205,35 @@ import Testing
     // MARK: anchors
 
     @Test func anchorsSharingASubjectVerifyTheChosenOne() throws {
-        // Both roots are anchors; each path must verify against the anchor it ends with.
-        let both = try F.certificates("cross-signed-root-both-anchors/new-root.pem")
-            + F.certificates("cross-signed-root-both-anchors/old-root.pem")
-        let store = try backend.prepareAnchors(both)
-        #expect(store.anchors == both)
+        // Two intermediates named CN=Int RSA with different keys, both anchors: the leaf verifies only with
+        // the right one, and the path ending at the wrong one must fail even though the store holds the other.
+        let chain = try F.certificates("same-subject-two-keys/chain.pem")
+        let (leaf, wrong, right) = (chain[0], chain[1], chain[2])
+        let store = try backend.prepareAnchors([wrong, right])
+        #expect(store.anchors == [wrong, right])
+        let viaRight = try backend.verify(
+            CandidatePath(certificates: [leaf, right], endsAtAnchor: true), anchors: store, at: F.verifyDate, crls: []
+        )
+        #expect(F.failures(viaRight).isEmpty, "\(viaRight.notes)")
+        let viaWrong = try backend.verify(
+            CandidatePath(certificates: [leaf, wrong], endsAtAnchor: true), anchors: store, at: F.verifyDate, crls: []
+        )
+        #expect(F.failures(viaWrong) == [0: [.signature]], "\(viaWrong.notes)")
+    }
+
+    @Test func storeFromAnotherBackendIsRejected() throws {
+        final class ForeignStore: PreparedAnchorStore { var anchors: [Certificate] { [] } }
         let (path, _) = try F.anchoredPath("valid-chain-rsa", anchor: "root-rsa.pem")
-        // A valid path presented with a store that lacks its anchor is still verified per link, never passed
-        // by another anchor with the same subject.
-        let foreign = try backend.prepareAnchors(try F.certificates("untrusted-root/other-root-rsa.pem"))
-        let findings = try backend.verify(path, anchors: foreign, at: F.verifyDate, crls: [])
-        #expect(findings.checks.count == 3)
+        #expect(throws: BackendError.self) {
+            try backend.verify(path, anchors: ForeignStore(), at: F.verifyDate, crls: [])
+        }
+    }
+
+    /// GnuTLS 3.7 refuses certificates with a duplicate extension; the backend reports DuplicateExtension and
+    /// still verifies the signatures with the keys (needs the core's parser for tbsCertificate and SPKI).
+    @Test(.enabled(if: GnuTLSFixtures.coreParserAvailable))
+    func duplicateExtensionIsReportedNotThrown() throws {
+        let findings = try F.verify("duplicate-extension", anchor: "root-rsa.pem")
+        #expect(F.failures(findings) == [0: [.duplicateExtension]], "\(findings.notes)")
     }
 }
