@@ -1,3 +1,3 @@
 import Testing
 
-@Test func placeholder_ConformanceTests() { #expect(true) }
+@Test func conformancePlaceholder() { #expect(Bool(true)) }

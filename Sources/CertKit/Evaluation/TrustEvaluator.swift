@@ -131,6 +131,11 @@ public final class TrustEvaluator: Sendable {
         let chain = attempt.path.certificates
         let result = TrustAggregator.result(
             checks: attempt.checks, leaf: chain.first, alwaysTrusted: alwaysTrusted, exceptions: evaluation.exceptions)
+        var checks = attempt.checks
+        if result == .proceed && !alwaysTrusted {
+            // Accepted exceptions: as trustd, a check an exception allows is not recorded as failed.
+            checks = checks.map { _ in [] }
+        }
         var error: TrustError?
         if !result.isTrusted, let (check, index) = TrustAggregator.primaryFailure(attempt.checks) {
             error = TrustError(
@@ -138,7 +143,7 @@ public final class TrustEvaluator: Sendable {
                 message: TrustMessages.message(for: check, certificate: chain[index], policy: policy, date: date))
         }
         return TrustReport(
-            result: result, chain: chain, checks: attempt.checks, error: error, backend: backend.name,
+            result: result, chain: chain, checks: checks, error: error, backend: backend.name,
             policy: policy, verifyDate: date, pathsTried: tried, notes: attempt.notes)
     }
 
