@@ -101,8 +101,11 @@ final class TLSSessionHandle {
         let reason = first == 0 ? "" : OpenSSLErrorQueue.error("").message
             .trimmingPrefix(": ").description
         let text = reason.isEmpty ? "unknown OpenSSL error" : reason
-        if first != 0, ERR_GET_LIB(first) == ERR_LIB_SSL, notTLSReasons.contains(ERR_GET_REASON(first)) {
-            return .notTLS(text)
+        if first != 0, ERR_GET_LIB(first) == ERR_LIB_SSL {
+            if notTLSReasons.contains(ERR_GET_REASON(first)) { return .notTLS(text) }
+            if ERR_GET_REASON(first) == SSL_R_UNEXPECTED_EOF_WHILE_READING {
+                return .handshake("the server closed the connection (\(text))")
+            }
         }
         return .handshake(text)
     }
