@@ -1,0 +1,229 @@
+import Dispatch
+import Foundation
+import Glibc
+
+/// Paths and ports shared by the connect tests. Every server listens on 127.0.0.1 only (gnutls-serv has no
+/// bind option; the tests connect only to 127.0.0.1).
+enum ConnectTestEnvironment {
+    /// The package root (three levels above this file).
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A file in `Samples/`.
+    static func sample(_ name: String) -> String { packageRoot.appendingPathComponent("Samples/\(name)").path }
+
+    /// A fresh temporary directory, removed by the caller.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("certkit-connect-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A port on 127.0.0.1 that was free a moment ago (bind to port 0, read it back, close).
+    static func freePort() throws -> UInt16 {
+        let listener = try LoopbackListener(port: 0, backlog: 1)
+        return listener.port
+    }
+
+    /// True when something accepts TCP connections on 127.0.0.1:`port` right now.
+    static func accepts(port: UInt16) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = loopback(port: port)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    static func loopback(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        return address
+    }
+}
+
+struct TestServerError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// A listening TCP socket on 127.0.0.1 owned by the test; closed in `deinit`.
+final class LoopbackListener: @unchecked Sendable {
+    /// The listening descriptor.
+    let descriptor: Int32
+    /// The port it is bound to.
+    let port: UInt16
+
+    /// Binds 127.0.0.1:`port` (0 picks a free port) and listens.
+    init(port: UInt16, backlog: Int32) throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw TestServerError(description: "socket: \(String(cString: strerror(errno)))") }
+        var address = ConnectTestEnvironment.loopback(port: port)
+        let bound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(descriptor, backlog) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw TestServerError(description: "bind/listen 127.0.0.1:\(port): \(reason)")
+        }
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &actual) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        self.descriptor = descriptor
+        self.port = UInt16(bigEndian: actual.sin_port)
+    }
+
+    deinit { close(descriptor) }
+}
+
+/// A server that accepts TCP connections and never says anything (the handshake must time out).
+/// The kernel completes the TCP handshake from the backlog; nothing ever calls `accept`.
+final class SilentServer {
+    let listener: LoopbackListener
+    var port: UInt16 { listener.port }
+
+    init() throws { listener = try LoopbackListener(port: 0, backlog: 8) }
+}
+
+/// A plain-TCP server that answers each of up to `connections` clients with `reply` and closes: a peer that
+/// does not speak TLS. Its thread stops after the last client or after 15 seconds, whichever comes first.
+final class GarbageServer {
+    let listener: LoopbackListener
+    private let finished = DispatchSemaphore(value: 0)
+    var port: UInt16 { listener.port }
+
+    init(reply: String, connections: Int) throws {
+        listener = try LoopbackListener(port: 0, backlog: 8)
+        let descriptor = listener.descriptor
+        let bytes = Array(reply.utf8)
+        let finished = finished
+        Thread.detachNewThread {
+            defer { finished.signal() }
+            let deadline = Date().addingTimeInterval(15)
+            var served = 0
+            while served < connections, Date() < deadline {
+                var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&entry, 1, 200) > 0 else { continue }
+                let client = accept(descriptor, nil, nil)
+                guard client >= 0 else { continue }
+                served += 1
+                _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                close(client)
+            }
+        }
+    }
+
+    private var isFinished = false
+
+    /// Waits (at most 20 seconds) for the serving thread to end, so the listener closes after it.
+    func finish() {
+        guard !isFinished else { return }
+        isFinished = true
+        _ = finished.wait(timeout: .now() + 20)
+    }
+
+    deinit { finish() }
+}
+
+/// A real TLS server process (`openssl s_server` or `gnutls-serv`) on a free port of 127.0.0.1, started and
+/// polled until it accepts, and always stopped: SIGTERM, a bounded wait, then SIGKILL.
+final class TLSTestServer {
+    /// The server program.
+    enum Kind: String, CaseIterable, CustomStringConvertible, Sendable {
+        case openssl = "openssl s_server"
+        case gnutls = "gnutls-serv"
+
+        var description: String { rawValue }
+    }
+
+    let kind: Kind
+    let port: UInt16
+    private let process: ConnectTestProcess
+    private var temporaryFiles: [String] = []
+
+    /// Serves `certificate` (leaf PEM) with `key`, followed by the PEM certificates in `chain` (sent after the
+    /// leaf). Retries on a new port when the chosen one is taken meanwhile.
+    init(_ kind: Kind, certificate: String, key: String, chain: [String] = []) throws {
+        self.kind = kind
+        var lastError: any Error = TestServerError(description: "\(kind) did not start")
+        var files: [String] = []
+        defer { for file in files { try? FileManager.default.removeItem(atPath: file) } }
+        for _ in 0..<3 {
+            let port = try ConnectTestEnvironment.freePort()
+            let process = try ConnectTestProcess(
+                Self.arguments(kind, port: port, certificate: certificate, key: key, chain: chain, files: &files))
+            do {
+                try Self.waitUntilAccepting(process, port: port, kind: kind)
+                self.port = port
+                self.process = process
+                temporaryFiles = files
+                files = []
+                return
+            } catch {
+                process.stop()
+                lastError = error
+            }
+        }
+        throw lastError
+    }
+
+    deinit {
+        process.stop()
+        for file in temporaryFiles { try? FileManager.default.removeItem(atPath: file) }
+    }
+
+    /// Stops the server now (also done in `deinit`).
+    func stop() { process.stop() }
+
+    private static func arguments(
+        _ kind: Kind, port: UInt16, certificate: String, key: String, chain: [String], files: inout [String]
+    ) throws -> [String] {
+        switch kind {
+        case .openssl:
+            var arguments = [
+                "openssl", "s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key,
+                "-no-CAfile", "-no-CApath", "-no-CAstore", "-www", "-quiet",
+            ]
+            if !chain.isEmpty {
+                arguments += ["-cert_chain", try concatenated([], chain, name: "chain-\(port).pem", files: &files)]
+            }
+            return arguments
+        case .gnutls:
+            return [
+                "gnutls-serv", "-p", "\(port)", "--x509certfile",
+                try concatenated([certificate], chain, name: "certs-\(port).pem", files: &files), "--x509keyfile", key,
+                "--disable-client-cert", "--http",
+            ]
+        }
+    }
+
+    /// Writes the PEM files one after the other into a temporary file and returns its path.
+    private static func concatenated(_ first: [String], _ rest: [String], name: String, files: inout [String]) throws
+        -> String
+    {
+        var text = ""
+        for path in first + rest { text += try String(contentsOfFile: path, encoding: .utf8) }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("certkit-connect-\(UUID().uuidString)-\(name)")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        files.append(url.path)
+        return url.path
+    }
+
+    private static func waitUntilAccepting(_ process: ConnectTestProcess, port: UInt16, kind: Kind) throws {
+        for _ in 0..<300 {
+            guard process.isRunning else { throw TestServerError(description: "\(kind) exited early") }
+            if ConnectTestEnvironment.accepts(port: port) { return }
+            usleep(50_000)
+        }
+        throw TestServerError(description: "\(kind) did not accept on 127.0.0.1:\(port) within 15 s")
+    }
+}
