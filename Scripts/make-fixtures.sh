@@ -131,6 +131,7 @@ keyUsage = critical,$ENV::KU
 extendedKeyUsage = $ENV::EKU
 subjectAltName = $ENV::SAN
 subjectKeyIdentifier = hash
+authorityKeyIdentifier = none
 [ leaf_selfsigned ]
 basicConstraints = critical,CA:FALSE
 keyUsage = critical,$ENV::KU
@@ -841,6 +842,20 @@ scenario("mesh-no-path",
 with open(os.path.join(FIX, "scenarios.json"), "w") as f:
     json.dump(ALL, f, indent=2)
     f.write("\n")
+
+# Keep the scenario index at the end of Tests/Fixtures/README.md in sync.
+readme = os.path.join(FIX, "README.md")
+if os.path.exists(readme):
+    text = open(readme).read()
+    marker = "## Scenario index\n"
+    if marker in text:
+        rows = ["| name | policy | result | error | checks |", "|---|---|---|---|---|"]
+        for s in ALL:
+            e = s["expected"]
+            c = "; ".join(f"{k}: {', '.join(v)}" for k, v in e["checks"].items())
+            rows.append(f"| `{s['name']}` | {s['policy']} | {e['result']} | {e['error'] or ''} | {c} |")
+        with open(readme, "w") as f:
+            f.write(text[:text.index(marker) + len(marker)] + "\n" + "\n".join(rows) + "\n")
 
 
 # ---------------------------------------------------------------- sanity: is the PKI what we think it is?
