@@ -24,7 +24,8 @@ internal import COpenSSL
 ///   self-issued, `missingIntermediate` otherwise; on an earlier certificate (OpenSSL did not accept the next
 ///   certificate of the path as its issuer) `missingIntermediate` there.
 /// - CRL problems (`UNABLE_TO_GET_CRL` is ignored: the core only checks revocation against the CRLs it is given;
-///   `CRL_SIGNATURE_FAILURE`, `CRL_HAS_EXPIRED`, ...) → a note only, never a failed check.
+///   `CRL_SIGNATURE_FAILURE`, `CRL_HAS_EXPIRED`, ...) → a note only, never a failed check. A `CERT_REVOKED` at a
+///   depth whose CRL failed its signature check is dropped too (with a note): it comes from an unverified CRL.
 /// - `EE_KEY_TOO_SMALL` / `CA_KEY_TOO_SMALL` / `CA_MD_TOO_WEAK` cannot happen at auth level 0; if they do →
 ///   `keySize` / `signatureHashAlgorithms`, with a note.
 /// - Library failures (`OUT_OF_MEM`, `UNSPECIFIED`, `INVALID_CALL`, `STORE_LOOKUP`) → `backendError`.
@@ -55,6 +56,11 @@ enum X509VerifyErrorMapping {
         /// A code certkit has no exact reading for: the closest check, and a note.
         case unmapped(TrustCheck)
     }
+
+    /// CRL signature failures: a revocation from such a CRL is not trusted.
+    static let crlSignatureFailures: Set<Int32> = [
+        X509_V_ERR_CRL_SIGNATURE_FAILURE, X509_V_ERR_UNABLE_TO_DECRYPT_CRL_SIGNATURE,
+    ]
 
     /// The meaning of `code`.
     static func meaning(of code: Int32) -> Meaning {
@@ -146,12 +152,17 @@ enum X509VerifyErrorMapping {
         let certificates = path.certificates
         guard !certificates.isEmpty else { return }
         let last = certificates.count - 1
+        // OpenSSL checks each certificate against one CRL; when that CRL's signature fails, a revocation it
+        // reports for the same certificate rests on an unverified CRL and is not a finding.
+        let unverifiedCRLDepths = Set(failures.filter { crlSignatureFailures.contains($0.code) }.map(\.depth))
         for failure in failures {
             let reason = reason(for: failure.code)
             let depth = min(max(failure.depth, 0), last)
             switch meaning(of: failure.code) {
             case .ignored:
                 continue
+            case .check(.revocation) where unverifiedCRLDepths.contains(failure.depth):
+                findings.notes.append("[\(depth)] revocation ignored, the CRL's signature does not verify: \(reason)")
             case .check(let check):
                 findings.record(check, at: depth, note: reason)
             case .signatureOfReported:
