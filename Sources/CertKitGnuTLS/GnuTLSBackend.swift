@@ -52,7 +52,10 @@ public struct GnuTLSBackend: TrustBackend {
         guard let store = anchors as? GnuTLSAnchorStore else {
             throw BackendError("gnutls: anchors were prepared by another backend")
         }
-        var verifier = try GnuTLSPathVerifier(path: path, store: store, date: date)
+        var refused: [Int: String] = [:]
+        guard var verifier = try GnuTLSPathVerifier(path: path, store: store, date: date, refused: &refused) else {
+            return try GnuTLSUnimportablePathVerifier(path: path, date: date).run(refused: refused, crls: crls)
+        }
         return try verifier.run(crls: crls)
     }
 }

@@ -7,18 +7,28 @@ final class GnuTLSCertificate {
     /// The handle; never leaves the module.
     let handle: gnutls_x509_crt_t
 
-    /// Imports `der` with `gnutls_x509_crt_import`.
-    init(der: [UInt8]) throws(BackendError) {
-        try GnuTLSLibrary.ensureInitialized()
+    /// Imports `der` with `gnutls_x509_crt_import`; the error carries GnuTLS's code.
+    init(importing der: [UInt8]) throws(GnuTLSCode) {
+        let initialization = GnuTLSLibrary.initializationCode
+        if initialization < 0 { throw GnuTLSCode(initialization) }
         var created: gnutls_x509_crt_t?
-        try GnuTLSLibrary.check(gnutls_x509_crt_init(&created), "gnutls_x509_crt_init")
-        guard let created else { throw BackendError("gnutls_x509_crt_init returned no certificate") }
+        let initCode = gnutls_x509_crt_init(&created)
+        guard initCode >= 0, let created else { throw GnuTLSCode(initCode < 0 ? initCode : GNUTLS_E_MEMORY_ERROR) }
         let code = GnuTLSLibrary.withDatum(der) { datum in gnutls_x509_crt_import(created, &datum, GNUTLS_X509_FMT_DER) }
         if code < 0 {
             gnutls_x509_crt_deinit(created)
-            throw BackendError("gnutls_x509_crt_import: \(GnuTLSLibrary.errorString(code))")
+            throw GnuTLSCode(code)
         }
         handle = created
+    }
+
+    /// Imports `der` with `gnutls_x509_crt_import`.
+    convenience init(der: [UInt8]) throws(BackendError) {
+        do {
+            try self.init(importing: der)
+        } catch {
+            throw BackendError("gnutls_x509_crt_import: \(error.message)")
+        }
     }
 
     deinit { gnutls_x509_crt_deinit(handle) }

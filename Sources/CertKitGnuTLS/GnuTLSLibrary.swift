@@ -7,7 +7,7 @@ import Foundation
 enum GnuTLSLibrary {
     /// `gnutls_global_init` (reference-counted by GnuTLS, auto-run by 3.7 too; called explicitly once here) and
     /// the one process-wide time function that honours per-thread verification dates.
-    private static let initialization: Int32 = {
+    static let initializationCode: Int32 = {
         let code = gnutls_global_init()
         certkit_gnutls_install_time_function()
         return code
@@ -15,7 +15,7 @@ enum GnuTLSLibrary {
 
     /// Runs the one-time initialization; cheap and idempotent afterwards.
     static func ensureInitialized() throws(BackendError) {
-        let code = initialization
+        let code = initializationCode
         if code < 0 { throw BackendError("gnutls_global_init: \(errorString(code))") }
     }
 
@@ -68,8 +68,10 @@ enum GnuTLSLibrary {
     }
 
     /// Verification flags that leave hash and key-size decisions to the core: SHA-1, MD5 and MD2 signatures
-    /// are verified rather than rejected, and the profile is the weakest one.
+    /// are verified rather than rejected, and no verification profile is set (`GNUTLS_PROFILE_UNKNOWN`): even
+    /// `GNUTLS_PROFILE_VERY_WEAK` rejects RSA-512 with GNUTLS_CERT_INSECURE_ALGORITHM, which would stop
+    /// GnuTLS's verification before it checks anything else; without a profile GnuTLS checks no key sizes.
     static let permissiveAlgorithmFlags: UInt32 =
         GNUTLS_VERIFY_ALLOW_SIGN_WITH_SHA1.rawValue | GNUTLS_VERIFY_ALLOW_SIGN_RSA_MD5.rawValue
-        | GNUTLS_VERIFY_ALLOW_SIGN_RSA_MD2.rawValue | certkit_gnutls_profile_flags(GNUTLS_PROFILE_VERY_WEAK)
+        | GNUTLS_VERIFY_ALLOW_SIGN_RSA_MD2.rawValue | certkit_gnutls_profile_flags(GNUTLS_PROFILE_UNKNOWN)
 }

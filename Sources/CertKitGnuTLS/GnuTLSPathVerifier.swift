@@ -24,12 +24,23 @@ struct GnuTLSPathVerifier {
     let date: Date
     private(set) var findings: PathFindings
 
-    init(path: CandidatePath, store: GnuTLSAnchorStore, date: Date) throws(BackendError) {
+    /// Imports the path; nil when GnuTLS refuses a certificate for a reason certkit reports as a check
+    /// (a duplicate extension), listed in `refused` by index. Any other refusal throws.
+    init?(path: CandidatePath, store: GnuTLSAnchorStore, date: Date, refused: inout [Int: String]) throws(BackendError) {
         self.path = path
         self.store = store
         self.date = date
         var imported: [GnuTLSCertificate] = []
-        for certificate in path.certificates { imported.append(try GnuTLSCertificate(der: certificate.derEncoded)) }
+        for (index, certificate) in path.certificates.enumerated() {
+            do {
+                imported.append(try GnuTLSCertificate(importing: certificate.derEncoded))
+            } catch where error.isDuplicateExtension {
+                refused[index] = error.message
+            } catch {
+                throw BackendError("gnutls_x509_crt_import [\(index)]: \(error.message)")
+            }
+        }
+        guard refused.isEmpty else { return nil }
         certificates = imported
         findings = PathFindings(count: path.certificates.count)
     }
