@@ -129,6 +129,23 @@ struct ConvertTests {
         #expect(result.stderr.hasPrefix("certkit: ") && result.stderr.contains("certkit convert --help"))
     }
 
+    @Test("OpenSSL TRUSTED CERTIFICATE input converts, with a warning that the trust settings were dropped")
+    func trustedCertificate() throws {
+        let directory = try TemporaryDirectory()
+        let input = directory.file("trusted.pem")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = ["x509", "-in", Paths.sample("root-ca.pem"), "-trustout", "-addtrust", "serverAuth", "-out", input]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let result = certkit(["convert", input])
+        #expect(result.code == 0)
+        #expect(result.stdout == (try sampleCertificates("root-ca.pem"))[0].derEncoded)
+        #expect(result.stderrLines.count == 1)
+        #expect(result.stderr.hasPrefix("certkit: \(input): warning: "))
+    }
+
     @Test("file names keep [A-Za-z0-9._-] only")
     func sanitize() {
         #expect(OutputNaming.sanitize("leaf.example") == "leaf.example")
