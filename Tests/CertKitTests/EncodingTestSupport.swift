@@ -56,7 +56,7 @@ enum EncodingTestSupport {
         let keyArgument: String
         if key.hasPrefix("ec:") {
             let curve = key.dropFirst(3)
-            try shell("openssl ecparam -name \(curve) -genkey -noout -out '\(keyPath.path)'")
+            try shell("openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:\(curve) -out '\(keyPath.path)'")
             keyArgument = "-key '\(keyPath.path)'"
         } else if key == "ed25519" {
             try shell("openssl genpkey -algorithm ed25519 -out '\(keyPath.path)'")

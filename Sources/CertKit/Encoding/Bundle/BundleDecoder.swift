@@ -81,7 +81,9 @@ enum BundleDecoder {
         for label in skipped {
             if let index = counts.firstIndex(where: { $0.0 == label }) { counts[index].1 += 1 } else { counts.append((label, 1)) }
         }
-        let described = counts.map { $0.1 == 1 ? "a \($0.0) block" : "\($0.1) \($0.0) blocks" }
+        let described = counts.map { label, count in
+            count > 1 ? "\(count) \(label) blocks" : ("AEIOU".contains(label.prefix(1)) ? "an " : "a ") + "\(label) block"
+        }
         let list = described.count <= 1 ? described.joined()
             : described.dropLast().joined(separator: ", ") + " and " + (described.last ?? "")
         return CertificateDecodingError(.noCertificate, "no certificate found (only \(list))")
@@ -118,7 +120,6 @@ enum BundleDecoder {
         var certificates: [Certificate] = []
         var node: DERNode? = first
         while let current = node {
-            let number = certificates.count + 1
             do throws(CertificateDecodingError) {
                 guard current.tag == DERTag.sequence else {
                     throw CertificateDecodingError(.malformedDER, "expected a certificate SEQUENCE, found \(DERTag.describe(current.tag))")
@@ -126,10 +127,11 @@ enum BundleDecoder {
                 certificates.append(try X509Parser.parseCertificate(node: current))
                 node = try reader.next()
             } catch {
-                if number == 1 && isCRL(der) {
+                if certificates.isEmpty && isCRL(der) {
                     throw CertificateDecodingError(.noCertificate, "no certificate found (only a DER CRL)")
                 }
-                let message = number == 1 ? error.message : "trailing data after DER certificate \(number - 1): \(error.message)"
+                let message = certificates.isEmpty ? error.message
+                    : "trailing data after DER certificate \(certificates.count): \(error.message)"
                 throw CertificateDecodingError(error.kind, message)
             }
         }
