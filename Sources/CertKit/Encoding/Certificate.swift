@@ -67,6 +67,14 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     /// True when subject and issuer names match (RFC 5280 §7.1). Says nothing about the signature.
     public var isSelfIssued: Bool { subject.matches(issuer) }
 
+    /// True when the certificate looks self-signed: self-issued, and its authority key identifier, when both
+    /// identifiers are present, is its own subject key identifier. (The signature itself is the backend's job.)
+    public var isSelfSigned: Bool {
+        guard isSelfIssued else { return false }
+        guard let aki = extensions.authorityKeyIdentifier, let ski = extensions.subjectKeyIdentifier else { return true }
+        return aki == ski
+    }
+
     /// True when `date` lies within `notBefore ... notAfter`.
     public func isValid(at date: Date) -> Bool { notBefore <= date && date <= notAfter }
 

@@ -1,22 +1,154 @@
 import Foundation
 
-/// Evaluates trust with one backend. `Sendable`: call it from any number of threads and tasks at once; prepared
-/// anchor stores are built once per anchor set and shared read-only (DESIGN §5).
+/// Evaluates trust with one backend. `Sendable`: call it from any number of threads and tasks at once; this is
+/// the concurrent path of DESIGN §5. Prepared anchor stores are built once per anchor set and shared read-only.
+///
+/// For each evaluation the core's ``ChainBuilder`` proposes candidate paths; each is verified by the backend
+/// (signatures, RFC 5280 basics, CRLs) and by the core's policy rules (``CorePolicy``); the first path with no
+/// failure wins. A path whose signature does not verify is discarded. When no path passes, the most
+/// informative failure is reported.
 public final class TrustEvaluator: Sendable {
     /// The backend that verifies candidate paths.
     public let backend: any TrustBackend
+    /// Bounds on path building.
+    public let limits: ChainBuilder.Limits
+    private let anchorStores = AnchorStoreCache()
 
     /// Creates an evaluator over `backend`.
-    public init(backend: any TrustBackend) {
+    public init(backend: any TrustBackend, limits: ChainBuilder.Limits = .init()) {
         self.backend = backend
+        self.limits = limits
     }
 
     /// Evaluates `evaluation` and returns its report. Never throws: backend failures become `otherError`.
     public func evaluate(_ evaluation: TrustEvaluation) -> TrustReport {
         let date = evaluation.verifyDate ?? Date()
-        let policy = evaluation.policies.first ?? .basicX509
+        let policies = evaluation.policies.isEmpty ? [TrustPolicy.basicX509] : evaluation.policies
+        guard let leaf = evaluation.certificates.first else {
+            return TrustReport(
+                result: .otherError, chain: [], checks: [], error: nil, backend: backend.name,
+                policy: policies[0], verifyDate: date, pathsTried: 0, notes: ["no certificate to evaluate"])
+        }
+        do {
+            return try evaluate(evaluation, leaf: leaf, policies: policies, date: date)
+        } catch {
+            return TrustReport(
+                result: .otherError, chain: [leaf], checks: [[.backendError]],
+                error: TrustError(check: .backendError, certificateIndex: 0, message: "\(backend.name): \(error.message)"),
+                backend: backend.name, policy: policies[0], verifyDate: date, pathsTried: 0, notes: [error.message])
+        }
+    }
+
+    private struct Attempt {
+        var path: CandidatePath
+        var checks: [Set<TrustCheck>]
+        var notes: [String]
+
+        var failureCount: Int { checks.reduce(0) { $0 + $1.count } }
+        var worstSeverity: Int { checks.flatMap { $0 }.map(\.severity.rawValue).max() ?? 0 }
+        var topPriority: Int { checks.flatMap { $0 }.map(\.priority).max() ?? 0 }
+
+        /// Lower is better: anchored paths first, then the least severe, then the fewest failures, then the
+        /// least important error, then the longest path.
+        var rank: (Int, Int, Int, Int, Int) {
+            (path.endsAtAnchor ? 0 : 1, worstSeverity, failureCount, topPriority, -path.certificates.count)
+        }
+    }
+
+    private func evaluate(
+        _ evaluation: TrustEvaluation, leaf: Certificate, policies: [TrustPolicy], date: Date
+    ) throws(BackendError) -> TrustReport {
+        let appAnchors = unique(evaluation.anchors + evaluation.trustSettings.alwaysTrust)
+        let anchors = evaluation.anchorsOnly ? appAnchors : unique(appAnchors + SystemTrustStore.certificates)
+        let appAnchorSet = Set(appAnchors)
+        let alwaysTrusted = Set(evaluation.trustSettings.alwaysTrust)
+        let store = try anchorStores.store(for: anchors, backend: backend)
+        let pool = unique(Array(evaluation.certificates.dropFirst()) + evaluation.additionalIntermediates)
+            .filter { $0 != leaf }
+
+        var buildLimits = limits
+        buildLimits.maxDepth = max(limits.maxDepth, evaluation.maxDepth)
+        var builder = ChainBuilder(leaf: leaf, pool: pool, anchors: anchors, date: date, limits: buildLimits)
+
+        func attempt(_ path: CandidatePath) throws(BackendError) -> Attempt {
+            var findings = try backend.verify(path, anchors: store, at: date, crls: evaluation.crls)
+            for policy in policies {
+                let context = PathContext(
+                    path: path, policy: policy, date: date, pins: evaluation.pins,
+                    trustSettings: evaluation.trustSettings, maxDepth: evaluation.maxDepth,
+                    anchorIsAppSupplied: path.endsAtAnchor && appAnchorSet.contains(path.certificates.last!))
+                let core = CorePolicy.findings(for: context)
+                for index in core.checks.indices { findings.checks[index].formUnion(core.checks[index]) }
+                findings.notes += core.notes
+            }
+            return Attempt(path: path, checks: findings.checks, notes: findings.notes)
+        }
+
+        var tried = 0
+        var best: Attempt?
+        var truncated: [[Certificate]] = []
+        var signatureFailures: [Certificate: Int] = [:]
+        while let candidate = builder.next() {
+            tried += 1
+            let result = try attempt(candidate)
+            if let broken = result.checks.firstIndex(where: { $0.contains(.signature) }) {
+                // The link from `broken` to its issuer does not verify: discard this path (DESIGN §3).
+                truncated.append(Array(candidate.certificates.prefix(broken + 1)))
+                signatureFailures[candidate.certificates[broken], default: 0] += 1
+                continue
+            }
+            if result.failureCount == 0 {
+                return report(result, evaluation: evaluation, policy: policies[0], date: date, tried: tried,
+                              alwaysTrusted: alwaysTrusted.contains(candidate.certificates.last!))
+            }
+            if best.map({ result.rank < $0.rank }) ?? true { best = result }
+        }
+
+        if best == nil {
+            // No anchored path survived: report the path that got furthest.
+            var incomplete = truncated
+            if let deadEnd = builder.bestDeadEnd { incomplete.append(deadEnd) }
+            if incomplete.isEmpty { incomplete = [[leaf]] }
+            let furthest = incomplete.max { $0.count < $1.count } ?? [leaf]
+            tried += 1
+            var result = try attempt(CandidatePath(certificates: furthest, endsAtAnchor: false))
+            for (index, certificate) in furthest.enumerated() where signatureFailures[certificate] != nil {
+                result.checks[index].insert(.signature)
+                if index == furthest.count - 1 { result.checks[index].insert(.missingIntermediate) }
+                result.checks[index].remove(.anchorTrusted)
+            }
+            best = result
+        }
+        var final = best!
+        if builder.limitReached { final.checks[0].insert(.pathBuildingLimit) }
+        return report(final, evaluation: evaluation, policy: policies[0], date: date, tried: tried, alwaysTrusted: false)
+    }
+
+    private func report(
+        _ attempt: Attempt, evaluation: TrustEvaluation, policy: TrustPolicy, date: Date, tried: Int,
+        alwaysTrusted: Bool
+    ) -> TrustReport {
+        let chain = attempt.path.certificates
+        let result = TrustAggregator.result(
+            checks: attempt.checks, leaf: chain.first, alwaysTrusted: alwaysTrusted, exceptions: evaluation.exceptions)
+        var checks = attempt.checks
+        if result == .proceed && !alwaysTrusted {
+            // Accepted exceptions: as trustd, a check an exception allows is not recorded as failed.
+            checks = checks.map { _ in [] }
+        }
+        var error: TrustError?
+        if !result.isTrusted, let (check, index) = TrustAggregator.primaryFailure(attempt.checks) {
+            error = TrustError(
+                check: check, certificateIndex: index,
+                message: TrustMessages.message(for: check, certificate: chain[index], policy: policy, date: date))
+        }
         return TrustReport(
-            result: .otherError, chain: Array(evaluation.certificates.prefix(1)), checks: [[.backendError]],
-            error: nil, backend: backend.name, policy: policy, verifyDate: date, pathsTried: 0)
+            result: result, chain: chain, checks: checks, error: error, backend: backend.name,
+            policy: policy, verifyDate: date, pathsTried: tried, notes: attempt.notes)
+    }
+
+    private func unique(_ certificates: [Certificate]) -> [Certificate] {
+        var seen = Set<Certificate>()
+        return certificates.filter { seen.insert($0).inserted }
     }
 }

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the system packages certkit builds and tests against, when they are missing.
+# Debian/Ubuntu; needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+packages=(libssl-dev libgnutls28-dev openssl gnutls-bin ca-certificates pkg-config)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "bootstrap: installing ${missing[*]}" >&2
+if [ "$(id -u)" -eq 0 ]; then
+  apt_get=(apt-get)
+elif command -v sudo >/dev/null 2>&1; then
+  apt_get=(sudo apt-get)
+else
+  echo "bootstrap: missing packages (${missing[*]}); run as root: apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${apt_get[@]}" update -qq
+"${apt_get[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,125 @@
+import Foundation
+
+/// Builds candidate paths from a leaf through an unordered pool to any anchor (DESIGN §4).
+///
+/// Issuers are matched by name (byte-equal, then RFC 5280 §7.1 comparison) and filtered by AKI/SKI when both
+/// are present. Candidates come breadth-first, so shorter paths come first; among the issuers of one
+/// certificate, anchors come first, then AKI/SKI matches, then certificates valid at the verify date. No
+/// certificate appears twice in a path (by DER, or by subject and key). Work is bounded by ``Limits``.
+public struct ChainBuilder: Sendable {
+    /// Bounds on the work one evaluation may do, so hostile input cannot make it slow.
+    public struct Limits: Sendable, Hashable {
+        /// The most certificates in a path, anchor included.
+        public var maxDepth: Int
+        /// The most partial paths expanded.
+        public var maxExpansions: Int
+        /// The most candidate paths handed out.
+        public var maxCandidates: Int
+
+        /// Creates limits.
+        public init(maxDepth: Int = 10, maxExpansions: Int = 2_000, maxCandidates: Int = 32) {
+            self.maxDepth = maxDepth
+            self.maxExpansions = maxExpansions
+            self.maxCandidates = maxCandidates
+        }
+    }
+
+    private let anchors: Set<Certificate>
+    private let index: IssuerIndex
+    private let date: Date
+    private let limits: Limits
+    private var queue: [[Certificate]]
+    private var head = 0
+    private var expansions = 0
+    private var handedOut = 0
+
+    /// The longest paths that ended without reaching an anchor, found so far (at most a few).
+    public private(set) var deadEnds: [[Certificate]] = []
+    /// True when a limit stopped the search before it was complete.
+    public private(set) var limitReached = false
+
+    /// Creates a builder for `leaf`.
+    public init(leaf: Certificate, pool: [Certificate], anchors: [Certificate], date: Date, limits: Limits = Limits()) {
+        self.anchors = Set(anchors)
+        self.index = IssuerIndex(anchors: anchors, pool: pool)
+        self.date = date
+        self.limits = limits
+        self.queue = [[leaf]]
+    }
+
+    /// The next candidate path that ends at an anchor, or nil when there is none left (or a limit was hit).
+    public mutating func next() -> CandidatePath? {
+        while head < queue.count {
+            if handedOut >= limits.maxCandidates || expansions >= limits.maxExpansions {
+                limitReached = true
+                return nil
+            }
+            let path = queue[head]
+            head += 1
+            guard let last = path.last else { continue }
+            if anchors.contains(last) {
+                handedOut += 1
+                return CandidatePath(certificates: path, endsAtAnchor: true)
+            }
+            expansions += 1
+            let issuers = path.count < limits.maxDepth ? index.issuers(of: last, excluding: path, at: date) : []
+            if issuers.isEmpty {
+                noteDeadEnd(path)
+                continue
+            }
+            for issuer in issuers { queue.append(path + [issuer]) }
+        }
+        return nil
+    }
+
+    /// The best incomplete path to report when no anchored path survives: the longest dead end.
+    public var bestDeadEnd: [Certificate]? { deadEnds.first }
+
+    private mutating func noteDeadEnd(_ path: [Certificate]) {
+        // Breadth-first order means later dead ends are never shorter; keep the first longest.
+        if let first = deadEnds.first, first.count >= path.count { return }
+        deadEnds = [path]
+    }
+}
+
+/// Issuer lookup over anchors and pool.
+struct IssuerIndex: Sendable {
+    private struct Entry: Sendable {
+        let certificate: Certificate
+        let isAnchor: Bool
+        let order: Int
+    }
+
+    private var bySubject: [[UInt8]: [Entry]] = [:]
+    private var all: [Entry] = []
+
+    init(anchors: [Certificate], pool: [Certificate]) {
+        var seen = Set<Certificate>()
+        for (order, certificate) in (anchors + pool).enumerated() where seen.insert(certificate).inserted {
+            let entry = Entry(certificate: certificate, isAnchor: order < anchors.count, order: order)
+            bySubject[certificate.subject.derEncoded, default: []].append(entry)
+            all.append(entry)
+        }
+    }
+
+    /// Issuer candidates of `certificate`, best first, excluding anything already in `path`.
+    func issuers(of certificate: Certificate, excluding path: [Certificate], at date: Date) -> [Certificate] {
+        var entries = bySubject[certificate.issuer.derEncoded] ?? []
+        if entries.isEmpty {
+            entries = all.filter { $0.certificate.subject.matches(certificate.issuer) }
+        }
+        let aki = certificate.extensions.authorityKeyIdentifier
+        let ranked = entries.compactMap { entry -> (Entry, Int, Int, Int)? in
+            let candidate = entry.certificate
+            if let aki, let ski = candidate.extensions.subjectKeyIdentifier, aki != ski { return nil }
+            if path.contains(where: { $0 == candidate || ($0.subject == candidate.subject && $0.publicKey == candidate.publicKey) }) {
+                return nil
+            }
+            let keyMatch = (aki != nil && candidate.extensions.subjectKeyIdentifier == aki) ? 0 : 1
+            return (entry, entry.isAnchor ? 0 : 1, keyMatch, candidate.isValid(at: date) ? 0 : 1)
+        }
+        return ranked.sorted { lhs, rhs in
+            (lhs.1, lhs.2, lhs.3, lhs.0.order) < (rhs.1, rhs.2, rhs.3, rhs.0.order)
+        }.map(\.0.certificate)
+    }
+}

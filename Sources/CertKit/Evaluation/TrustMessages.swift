@@ -1,0 +1,60 @@
+import Foundation
+
+/// Human messages for failed checks, naming the certificate.
+enum TrustMessages {
+    static func message(for check: TrustCheck, certificate: Certificate, policy: TrustPolicy, date: Date) -> String {
+        let name = "\"\(displayName(certificate))\""
+        switch check {
+        case .temporalValidity:
+            return date < certificate.notBefore
+                ? "\(name) is not valid until \(day(certificate.notBefore))"
+                : "\(name) expired on \(day(certificate.notAfter))"
+        case .sslHostname:
+            if case .ssl(_, let peer?, _) = policy { return "\(name) is not valid for \"\(peer)\"" }
+            return "\(name) does not match the host name"
+        case .email:
+            if case .email(let address, _) = policy { return "\(name) is not valid for \"\(address)\"" }
+            return "\(name) does not match the email address"
+        case .anchorTrusted: return "\(name) is self-signed and is not a trusted anchor"
+        case .missingIntermediate: return "no issuer found for \(name) (issuer \(certificate.issuer))"
+        case .basicConstraints: return "\(name) is used as a CA but has no basicConstraints"
+        case .basicConstraintsCA: return "\(name) is used as a CA but is not a CA (cA is false)"
+        case .basicConstraintsPathLen: return "\(name) path length constraint exceeded"
+        case .keyUsage: return "\(name) is used as a CA but its key usage lacks keyCertSign"
+        case .extendedKeyUsage: return "\(name) extended key usage does not allow \(purpose(policy))"
+        case .nameConstraints: return "\(name) violates a name constraint of its issuers"
+        case .criticalExtensions: return "\(name) has an unknown critical extension"
+        case .duplicateExtension: return "\(name) has a duplicate extension"
+        case .malformedExtension: return "\(name) has a malformed extension"
+        case .signatureHashAlgorithms: return "\(name) is signed with SHA-1, not allowed for TLS"
+        case .keySize: return "\(name) key is too small for TLS (\(certificate.publicKey.algorithm))"
+        case .weakSignature: return "\(name) is signed with a broken hash (\(certificate.signatureAlgorithm.name))"
+        case .weakKeySize: return "\(name) key is too small (\(certificate.publicKey.algorithm))"
+        case .revocation: return "\(name) has been revoked"
+        case .usageConstraints: return "\(name) is distrusted by a trust setting"
+        case .leafSPKISHA256, .caSPKISHA256: return "no certificate in the chain of \(name) matches a pinned key"
+        case .validityPeriodMaximums:
+            return "\(name) validity period exceeds 825 days (Apple profile; --profile rfc5280 drops this rule)"
+        case .chainLength: return "the chain of \(name) is longer than the maximum depth"
+        case .signature: return "the signature of \(name) does not verify"
+        case .pathBuildingLimit: return "path building for \(name) stopped at its work limit"
+        case .backendError: return "the backend failed while verifying \(name)"
+        }
+    }
+
+    static func displayName(_ certificate: Certificate) -> String {
+        certificate.subject.commonName ?? certificate.subject.description
+    }
+
+    static func purpose(_ policy: TrustPolicy) -> String {
+        if case .ssl(let server, _, _) = policy { return server ? "serverAuth" : "clientAuth" }
+        return "this use"
+    }
+
+    static func day(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+}

@@ -1,0 +1,32 @@
+/// Key-size and hash floors with Apple's split (DESIGN §3):
+/// - fatal everywhere: MD2/MD4/MD5 signatures (`WeakSignature`), RSA < 1024 or EC < 160 bits (`WeakKeySize`);
+/// - recoverable under the SSL policies: SHA-1 signatures (`SignatureHashAlgorithms`), RSA < 2048 or
+///   EC < 256 bits (`KeySize`).
+/// The anchor's own signature is not relied on, so its hash is not judged; its key is.
+public struct AlgorithmStrengthCheck: PathCheck {
+    public init() {}
+
+    public func check(_ context: PathContext, into findings: inout PathFindings) {
+        let ssl = context.policy.isSSL
+        for (index, certificate) in context.certificates.enumerated() {
+            if index != context.anchorIndex, let hash = certificate.signatureAlgorithm.hash {
+                if hash.isBroken {
+                    findings.record(.weakSignature, at: index)
+                } else if ssl && hash == .sha1 {
+                    findings.record(.signatureHashAlgorithms, at: index)
+                }
+            }
+            switch certificate.publicKey.algorithm {
+            case .rsa(let bits), .dsa(let bits):
+                if bits == 0 { break }
+                if bits < 1024 { findings.record(.weakKeySize, at: index) }
+                else if ssl && bits < 2048 { findings.record(.keySize, at: index) }
+            case .ec(_, let bits):
+                if bits < 160 { findings.record(.weakKeySize, at: index) }
+                else if ssl && bits < 256 { findings.record(.keySize, at: index) }
+            default:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// RFC 5280 CA rules for every issuer in the path: basicConstraints present and cA true (`BasicConstraints`,
+/// `BasicConstraintsCA`), pathLenConstraint (`BasicConstraintsPathLen`), and keyCertSign when keyUsage is
+/// present (`KeyUsage`). The anchor is held to the same rules as OpenSSL and GnuTLS hold it, except that a
+/// self-signed version 1 anchor counts as a CA (old roots are v1).
+public struct CAConstraintsCheck: PathCheck {
+    public init() {}
+
+    public func check(_ context: PathContext, into findings: inout PathFindings) {
+        let certificates = context.certificates
+        for index in context.issuerIndices {
+            let issuer = certificates[index]
+            let isV1Anchor = index == context.anchorIndex && issuer.version < 3 && issuer.isSelfIssued
+            if let constraints = issuer.extensions.basicConstraints {
+                if !constraints.isCA { findings.record(.basicConstraintsCA, at: index) }
+            } else if !isV1Anchor {
+                findings.record(.basicConstraints, at: index)
+            }
+            if let usage = issuer.extensions.keyUsage, !usage.contains(.keyCertSign) {
+                findings.record(.keyUsage, at: index)
+            }
+            if let limit = issuer.extensions.basicConstraints?.pathLength {
+                // Intermediate CAs below this one; self-issued intermediates do not count (RFC 5280 §6.1.4).
+                let below = (1..<index).filter { !certificates[$0].isSelfIssued }.count
+                if below > limit { findings.record(.basicConstraintsPathLen, at: index) }
+            }
+        }
+    }
+}

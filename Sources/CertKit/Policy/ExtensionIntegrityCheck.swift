@@ -1,0 +1,20 @@
+/// Extensions every certificate must get right: no unknown critical extension (`CriticalExtensions`),
+/// no extension twice (`DuplicateExtension`), no undecodable known extension (`MalformedExtension`).
+public struct ExtensionIntegrityCheck: PathCheck {
+    /// Critical extensions certkit does not act on but accepts, as OpenSSL and GnuTLS do: policy mappings,
+    /// policy constraints, inhibitAnyPolicy.
+    static let toleratedCritical: Set<String> = ["2.5.29.33", "2.5.29.36", "2.5.29.54"]
+
+    public init() {}
+
+    public func check(_ context: PathContext, into findings: inout PathFindings) {
+        for (index, certificate) in context.certificates.enumerated() {
+            let extensions = certificate.extensions
+            if extensions.unknownCritical.contains(where: { !Self.toleratedCritical.contains($0.oid) }) {
+                findings.record(.criticalExtensions, at: index)
+            }
+            if !extensions.duplicates.isEmpty { findings.record(.duplicateExtension, at: index) }
+            if !extensions.malformed.isEmpty { findings.record(.malformedExtension, at: index) }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+/// RFC 5280 §4.2.1.10 name constraints for DNS names, IP addresses, email addresses and directory names.
+///
+/// For each name form a certificate carries: when the constraints permit any subtree of that form, the name
+/// must lie in one of them; it must lie in none of the excluded subtrees of that form.
+public enum NameConstraintsChecker {
+    /// The names of `certificate` that `constraints` applies to: SAN entries, the subject (as a directory name,
+    /// when not empty) and the subject's emailAddress attributes, plus `extraNames` (e.g. the matched host).
+    public static func violations(
+        of constraints: NameConstraints, certificate: Certificate, extraNames: [GeneralName] = []
+    ) -> [GeneralName] {
+        var names = certificate.extensions.subjectAlternativeNames ?? []
+        if !certificate.subject.relativeNames.isEmpty { names.append(.directoryName(certificate.subject)) }
+        names += certificate.subject.emailAddresses.map { GeneralName.email($0) }
+        names += extraNames
+        return names.filter { !isAllowed($0, by: constraints) }
+    }
+
+    /// True when `name` is permitted and not excluded.
+    public static func isAllowed(_ name: GeneralName, by constraints: NameConstraints) -> Bool {
+        let permittedOfForm = constraints.permitted.filter { sameForm($0, name) }
+        if !permittedOfForm.isEmpty && !permittedOfForm.contains(where: { within(name, subtree: $0) }) { return false }
+        return !constraints.excluded.contains { sameForm($0, name) && within(name, subtree: $0) }
+    }
+
+    static func sameForm(_ a: GeneralName, _ b: GeneralName) -> Bool {
+        switch (a, b) {
+        case (.dnsName, .dnsName), (.email, .email), (.directoryName, .directoryName), (.uri, .uri): true
+        case (.ipAddress(let range), .ipAddress(let address)): range.count == address.count * 2
+        default: false
+        }
+    }
+
+    static func within(_ name: GeneralName, subtree: GeneralName) -> Bool {
+        switch (name, subtree) {
+        case (.dnsName(let host), .dnsName(let base)):
+            return dnsWithin(HostnameMatcher.normalize(host), base: HostnameMatcher.normalize(base))
+        case (.email(let address), .email(let base)):
+            return emailWithin(address.lowercased(), base: base.lowercased())
+        case (.ipAddress(let address), .ipAddress(let range)):
+            let half = range.count / 2
+            guard address.count == half else { return false }
+            for index in 0..<half where address[index] & range[half + index] != range[index] & range[half + index] {
+                return false
+            }
+            return true
+        case (.directoryName(let subject), .directoryName(let base)):
+            guard base.relativeNames.count <= subject.relativeNames.count else { return false }
+            for (rdn, baseRDN) in zip(subject.relativeNames, base.relativeNames) where !rdnMatches(rdn, baseRDN) {
+                return false
+            }
+            return true
+        case (.uri(let uri), .uri(let base)):
+            guard let host = uriHost(uri) else { return false }
+            return dnsWithin(host, base: HostnameMatcher.normalize(base))
+        default:
+            return false
+        }
+    }
+
+    static func dnsWithin(_ host: String, base: String) -> Bool {
+        if base.isEmpty { return true }
+        if base.hasPrefix(".") { return host.hasSuffix(base) }
+        return host == base || host.hasSuffix("." + base)
+    }
+
+    static func emailWithin(_ address: String, base: String) -> Bool {
+        let constraint = base.hasPrefix("@") ? String(base.dropFirst()) : base
+        if constraint.contains("@") { return address == constraint }
+        guard let at = address.lastIndex(of: "@") else { return false }
+        let host = String(address[address.index(after: at)...])
+        if constraint.hasPrefix(".") { return host.hasSuffix(constraint) }
+        return host == constraint
+    }
+
+    static func rdnMatches(_ a: [DistinguishedName.Attribute], _ b: [DistinguishedName.Attribute]) -> Bool {
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { lhs, rhs in
+            lhs.oid == rhs.oid && fold(lhs.value) == fold(rhs.value)
+        }
+    }
+
+    /// RFC 5280 §7.1 string comparison: case-insensitive, leading/trailing space trimmed, inner runs folded.
+    static func fold(_ value: String) -> String {
+        value.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+    }
+
+    static func uriHost(_ uri: String) -> String? {
+        guard let schemeEnd = uri.range(of: "://") else { return nil }
+        let rest = uri[schemeEnd.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let hostPort = authority.split(separator: "@").last.map(String.init) ?? ""
+        let host = hostPort.split(separator: ":").first.map(String.init) ?? ""
+        return host.isEmpty ? nil : HostnameMatcher.normalize(host)
+    }
+}

@@ -1,0 +1,13 @@
+/// SPKI SHA-256 pinning: when pins are given, the leaf or some CA in the path must match one of them;
+/// otherwise `LeafSPKISHA256` is recorded on the leaf.
+public struct PinCheck: PathCheck {
+    public init() {}
+
+    public func check(_ context: PathContext, into findings: inout PathFindings) {
+        guard !context.pins.isEmpty else { return }
+        let wanted = Set(context.pins.map(\.digest))
+        if !context.certificates.contains(where: { wanted.contains($0.spkiSHA256) }) {
+            findings.record(.leafSPKISHA256, at: 0)
+        }
+    }
+}

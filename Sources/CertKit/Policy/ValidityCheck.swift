@@ -1,0 +1,10 @@
+/// `TemporalValidity`: every certificate of the path, anchor included, must be valid at the verify date.
+public struct ValidityCheck: PathCheck {
+    public init() {}
+
+    public func check(_ context: PathContext, into findings: inout PathFindings) {
+        for (index, certificate) in context.certificates.enumerated() where !certificate.isValid(at: context.date) {
+            findings.record(.temporalValidity, at: index)
+        }
+    }
+}
