@@ -1,1 +1,61 @@
 import CertKit
+internal import CGnuTLS
+import Foundation
+
+/// The GnuTLS backend (GnuTLS 3.7): imports certificates, verifies one candidate path at a date, checks CRLs
+/// and computes digests with the system GnuTLS. Safe to use from any number of threads at once.
+public struct GnuTLSBackend: TrustBackend {
+    /// `gnutls`.
+    public var name: String { "gnutls" }
+
+    /// Creates the backend.
+    public init() {}
+
+    /// Imports `der` with `gnutls_x509_crt_import`; the bytes must be exactly one certificate (GnuTLS would
+    /// ignore trailing bytes, so the outer DER length and the re-exported encoding are compared with the input).
+    public func checkImport(_ der: [UInt8]) throws(BackendError) {
+        let certificate = try GnuTLSCertificate(der: der)
+        guard DERFraming.outerLength(of: der) == der.count else {
+            throw BackendError("gnutls_x509_crt_import: input is not exactly one DER certificate (trailing or missing bytes)")
+        }
+        guard try certificate.exportDER() == der else {
+            throw BackendError("gnutls_x509_crt_import: GnuTLS did not consume exactly the input")
+        }
+    }
+
+    /// `gnutls_hash_fast`.
+    public func digest(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) throws(BackendError) -> [UInt8] {
+        try GnuTLSLibrary.ensureInitialized()
+        let (library, length) = switch algorithm {
+        case .sha1: (GNUTLS_DIG_SHA1, 20)
+        case .sha256: (GNUTLS_DIG_SHA256, 32)
+        }
+        var output = [UInt8](repeating: 0, count: length)
+        let code = bytes.withUnsafeBytes { input in
+            output.withUnsafeMutableBytes { out in
+                gnutls_hash_fast(library, input.baseAddress, input.count, out.baseAddress)
+            }
+        }
+        try GnuTLSLibrary.check(code, "gnutls_hash_fast")
+        return output
+    }
+
+    /// One GnuTLS trust list per anchor, built once and shared read-only.
+    public func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore {
+        try GnuTLSAnchorStore(anchors: anchors)
+    }
+
+    /// Verifies exactly `path` at `date` (see ``GnuTLSPathVerifier`` for how failures are located).
+    public func verify(
+        _ path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
+    ) throws(BackendError) -> PathFindings {
+        guard let store = anchors as? GnuTLSAnchorStore else {
+            throw BackendError("gnutls: anchors were prepared by another backend")
+        }
+        var refused: [Int: String] = [:]
+        guard var verifier = try GnuTLSPathVerifier(path: path, store: store, date: date, refused: &refused) else {
+            return try GnuTLSUnimportablePathVerifier(path: path, date: date).run(refused: refused, crls: crls)
+        }
+        return try verifier.run(crls: crls)
+    }
+}

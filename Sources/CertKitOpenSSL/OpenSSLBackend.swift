@@ -1,1 +1,51 @@
 import CertKit
+import Foundation
+internal import COpenSSL
+
+/// The OpenSSL 3 backend (DESIGN §2): imports, digests and path verification with libcrypto.
+///
+/// Stateless and `Sendable`: share ``shared`` (or ``TrustBackend/openssl``) across threads. Anchors prepared
+/// with ``prepareAnchors(_:)`` are compiled once and may be used by any number of concurrent verifications.
+public struct OpenSSLBackend: TrustBackend {
+    /// A backend instance to share.
+    public static let shared = OpenSSLBackend()
+
+    /// Creates a backend.
+    public init() {}
+
+    /// `openssl`.
+    public var name: String { "openssl" }
+
+    /// Imports `der` with `d2i_X509`, which must consume exactly all of it.
+    public func checkImport(_ der: [UInt8]) throws(BackendError) {
+        OpenSSLErrorQueue.clear()
+        _ = try OpenSSLCertificate(der: der)
+    }
+
+    /// Computes SHA-1 or SHA-256 with `EVP_Digest`.
+    public func digest(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) throws(BackendError) -> [UInt8] {
+        try OpenSSLDigest.compute(algorithm, of: bytes)
+    }
+
+    /// Compiles `anchors` into per-anchor `X509_STORE`s, once (see ``OpenSSLPreparedAnchors``).
+    public func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore {
+        OpenSSLErrorQueue.clear()
+        return try OpenSSLPreparedAnchors(anchors: anchors)
+    }
+
+    /// Verifies exactly `path` at `date` with a fresh `X509_STORE_CTX`, recording every failure OpenSSL reports.
+    public func verify(
+        _ path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
+    ) throws(BackendError) -> PathFindings {
+        OpenSSLErrorQueue.clear()
+        guard let prepared = anchors as? OpenSSLPreparedAnchors else {
+            throw BackendError("openssl: the anchor store was not prepared by the OpenSSL backend")
+        }
+        return try OpenSSLPathVerification(path: path, anchors: prepared, date: date, crls: crls).run()
+    }
+}
+
+extension TrustBackend where Self == OpenSSLBackend {
+    /// The OpenSSL backend, e.g. `evaluator(backend: .openssl)`.
+    public static var openssl: OpenSSLBackend { .shared }
+}

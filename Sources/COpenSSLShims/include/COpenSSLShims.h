@@ -14,4 +14,10 @@ void certkit_sk_X509_pop_free(STACK_OF(X509) *stack);
 void certkit_OPENSSL_free(void *pointer);
 long certkit_BIO_get_mem_data(BIO *bio, char **data);
 
+STACK_OF(X509_CRL) *certkit_sk_X509_CRL_new_null(void);
+int certkit_sk_X509_CRL_push(STACK_OF(X509_CRL) *stack, X509_CRL *crl);
+int certkit_sk_X509_CRL_num(const STACK_OF(X509_CRL) *stack);
+void certkit_sk_X509_CRL_pop_free(STACK_OF(X509_CRL) *stack);
+int certkit_X509_STORE_CTX_get_ex_new_index(void);
+
 #endif

@@ -1,0 +1,105 @@
+/// RFC 4514 rendering and RFC 5280 §7.1 comparison of distinguished names.
+enum NameFormatting {
+    /// The RFC 4514 string: most specific RDN first, `+` inside multi-valued RDNs, OpenSSL short names,
+    /// and `OID=#hex` (the value's DER) for attribute types without a short name.
+    static func rfc4514(_ name: DistinguishedName) -> String {
+        let raw = rawValues(name)
+        var rdnTexts: [String] = []
+        for (rdnIndex, rdn) in name.relativeNames.enumerated() {
+            var parts: [String] = []
+            for (attributeIndex, attribute) in rdn.enumerated() {
+                if let short = AttributeNames.shortNames[attribute.oid] {
+                    let value = attribute.value.hasPrefix("#") && !DirectoryString.stringTags.contains(attribute.valueTag)
+                        ? attribute.value : escape(attribute.value)
+                    parts.append(short + "=" + value)
+                } else {
+                    let encoded = raw.flatMap { $0.indices.contains(rdnIndex) && $0[rdnIndex].indices.contains(attributeIndex)
+                        ? $0[rdnIndex][attributeIndex] : nil }
+                    parts.append(attribute.oid + "=#" + Hex.encode(encoded ?? Array(attribute.value.utf8)))
+                }
+            }
+            rdnTexts.append(parts.joined(separator: "+"))
+        }
+        return rdnTexts.reversed().joined(separator: ",")
+    }
+
+    /// RFC 4514 §2.4 escaping: `"+,;<>\` anywhere, `#` and space at the start, space at the end,
+    /// control characters as `\XX`.
+    static func escape(_ value: String) -> String {
+        let scalars = Array(value.unicodeScalars)
+        var out = ""
+        out.reserveCapacity(value.utf8.count)
+        for (index, scalar) in scalars.enumerated() {
+            switch scalar {
+            case "\"", "+", ",", ";", "<", ">", "\\":
+                out.append("\\")
+                out.unicodeScalars.append(scalar)
+            case "#" where index == 0:
+                out.append("\\#")
+            case " " where index == 0 || index == scalars.count - 1:
+                out.append("\\ ")
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out.append("\\" + Hex.encode([UInt8(scalar.value)]).uppercased())
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    /// The DER of each attribute value, by RDN and attribute, or nil if the name does not re-parse.
+    private static func rawValues(_ name: DistinguishedName) -> [[[UInt8]]]? {
+        var result: [[[UInt8]]] = []
+        do {
+            var top = DERReader(name.derEncoded)
+            var rdns = try top.read(DERTag.sequence, "Name").children()
+            while let rdn = try rdns.next() {
+                var members = try rdn.children()
+                var values: [[UInt8]] = []
+                while let member = try members.next() {
+                    var pair = try member.children()
+                    _ = try pair.next()
+                    guard let value = try pair.next() else { return nil }
+                    values.append(value.encoded)
+                }
+                result.append(values)
+            }
+        } catch {
+            return nil
+        }
+        return result
+    }
+
+    /// RFC 5280 §7.1: byte-equal DER, or the same RDN structure with each attribute equal: same type, and
+    /// PrintableString/UTF8String values equal after trimming, folding internal whitespace and case.
+    static func namesMatch(_ a: DistinguishedName, _ b: DistinguishedName) -> Bool {
+        if a.derEncoded == b.derEncoded { return true }
+        guard a.relativeNames.count == b.relativeNames.count else { return false }
+        for (left, right) in zip(a.relativeNames, b.relativeNames) {
+            guard left.count == right.count else { return false }
+            var unmatched = right
+            for attribute in left {
+                guard let index = unmatched.firstIndex(where: { attributesMatch(attribute, $0) }) else { return false }
+                unmatched.remove(at: index)
+            }
+        }
+        return true
+    }
+
+    private static let foldedTags: Set<UInt8> = [DERTag.printableString, DERTag.utf8String]
+
+    private static func attributesMatch(_ a: DistinguishedName.Attribute, _ b: DistinguishedName.Attribute) -> Bool {
+        guard a.oid == b.oid else { return false }
+        if foldedTags.contains(a.valueTag) && foldedTags.contains(b.valueTag) {
+            return fold(a.value) == fold(b.value)
+        }
+        return a.valueTag == b.valueTag && a.value == b.value
+    }
+
+    /// Trims, collapses internal whitespace runs to one space, and lowercases.
+    static func fold(_ value: String) -> String {
+        value.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ").lowercased()
+    }
+}

@@ -1,0 +1,118 @@
+/// Base64 (RFC 4648) codec over byte arrays, table-driven.
+public enum Base64 {
+    static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// Sextet values by character; 0xFF for characters outside the alphabet, 0xFE for whitespace, 0xFD for `=`.
+    static let decodeTable: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (index, char) in alphabet.enumerated() { table[Int(char)] = UInt8(index) }
+        for space in [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n")] { table[Int(space)] = 0xFE }
+        table[Int(UInt8(ascii: "="))] = 0xFD
+        return table
+    }()
+
+    /// Standard base64 with padding.
+    public static func encode(_ bytes: [UInt8]) -> String {
+        String(decoding: encodeBytes(bytes), as: UTF8.self)
+    }
+
+    /// Standard base64 with padding, as ASCII bytes.
+    static func encodeBytes(_ bytes: [UInt8]) -> [UInt8] {
+        let outputCount = (bytes.count + 2) / 3 * 4
+        return [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
+            alphabet.withUnsafeBufferPointer { table in
+                bytes.withUnsafeBufferPointer { input in
+                    var i = 0, o = 0
+                    let n = input.count
+                    while i + 3 <= n {
+                        let value = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+                        out[o] = table[Int(value >> 18)]
+                        out[o + 1] = table[Int((value >> 12) & 0x3F)]
+                        out[o + 2] = table[Int((value >> 6) & 0x3F)]
+                        out[o + 3] = table[Int(value & 0x3F)]
+                        i += 3
+                        o += 4
+                    }
+                    let rest = n - i
+                    if rest > 0 {
+                        let value = UInt32(input[i]) << 16 | (rest == 2 ? UInt32(input[i + 1]) << 8 : 0)
+                        out[o] = table[Int(value >> 18)]
+                        out[o + 1] = table[Int((value >> 12) & 0x3F)]
+                        out[o + 2] = rest == 2 ? table[Int((value >> 6) & 0x3F)] : UInt8(ascii: "=")
+                        out[o + 3] = UInt8(ascii: "=")
+                        o += 4
+                    }
+                    initialized = o
+                }
+            }
+        }
+    }
+
+    /// Decodes standard base64 (padding optional, no whitespace); nil when malformed.
+    public static func decode(_ text: String) -> [UInt8]? {
+        let bytes = Array(text.utf8)
+        guard !bytes.contains(where: { decodeTable[Int($0)] == 0xFE }) else { return nil }
+        return decode(bytes, from: 0, to: bytes.count)
+    }
+
+    /// Decodes base64 in `text[start..<end]`, skipping spaces, tabs, CR and LF. Padding is optional; after
+    /// padding only whitespace may follow. Returns nil when malformed.
+    static func decode(_ text: [UInt8], from start: Int, to end: Int) -> [UInt8]? {
+        guard start >= 0, start <= end, end <= text.count else { return nil }
+        let capacity = (end - start) / 4 * 3 + 3
+        var ok = true
+        let result = [UInt8](unsafeUninitializedCapacity: capacity) { out, initialized in
+            decodeTable.withUnsafeBufferPointer { table in
+                text.withUnsafeBufferPointer { input in
+                    var accumulator: UInt32 = 0
+                    var sextets = 0
+                    var o = 0
+                    var padding = 0
+                    var i = start
+                    while i < end {
+                        let value = table[Int(input[i])]
+                        i += 1
+                        if value < 64 {
+                            if padding > 0 { ok = false; break }
+                            accumulator = accumulator << 6 | UInt32(value)
+                            sextets += 1
+                            if sextets == 4 {
+                                out[o] = UInt8(truncatingIfNeeded: accumulator >> 16)
+                                out[o + 1] = UInt8(truncatingIfNeeded: accumulator >> 8)
+                                out[o + 2] = UInt8(truncatingIfNeeded: accumulator)
+                                o += 3
+                                sextets = 0
+                                accumulator = 0
+                            }
+                        } else if value == 0xFE {
+                            continue
+                        } else if value == 0xFD {
+                            padding += 1
+                            if padding > 2 || sextets < 2 || sextets + padding > 4 { ok = false; break }
+                        } else {
+                            ok = false
+                            break
+                        }
+                    }
+                    if ok {
+                        if padding > 0 && sextets + padding != 4 { ok = false }
+                        switch sextets {
+                        case 0: break
+                        case 2:
+                            out[o] = UInt8(truncatingIfNeeded: accumulator >> 4)
+                            o += 1
+                        case 3:
+                            out[o] = UInt8(truncatingIfNeeded: accumulator >> 10)
+                            out[o + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
+                            o += 2
+                        default:
+                            ok = false
+                        }
+                    }
+                    initialized = o
+                }
+            }
+        }
+        return ok ? result : nil
+    }
+}

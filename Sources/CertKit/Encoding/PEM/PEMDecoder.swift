@@ -1,0 +1,92 @@
+/// Reads PEM tolerantly: any number of blocks, any line width, CRLF, spaces and tabs inside the base64,
+/// RFC 1421 header lines (`Proc-Type: ...`), and any text before, between and after blocks.
+/// Broken blocks (no END line, mismatched END label, bad base64) are errors naming the block.
+enum PEMDecoder {
+    private static let beginMarker = Array("-----BEGIN ".utf8)
+    private static let endMarker = Array("-----END ".utf8)
+    private static let dashes = Array("-----".utf8)
+
+    static func decode(_ text: [UInt8]) throws(CertificateDecodingError) -> [PEMBlock] {
+        var blocks: [PEMBlock] = []
+        var position = 0
+        while let begin = find(beginMarker, in: text, from: position, to: text.count) {
+            let number = blocks.count + 1
+            let labelStart = begin + beginMarker.count
+            guard let labelEnd = findOnLine(dashes, in: text, from: labelStart) else {
+                throw CertificateDecodingError(.malformedPEM, "PEM block \(number): malformed BEGIN line")
+            }
+            let label = String(decoding: text[labelStart..<labelEnd], as: UTF8.self)
+            let bodyStart = labelEnd + dashes.count
+            guard let end = find(endMarker, in: text, from: bodyStart, to: text.count) else {
+                throw CertificateDecodingError(.malformedPEM, "PEM block \(number) (\(label)): missing END line")
+            }
+            if find(beginMarker, in: text, from: bodyStart, to: end) != nil {
+                throw CertificateDecodingError(.malformedPEM, "PEM block \(number) (\(label)): missing END line before the next BEGIN")
+            }
+            let endLabelStart = end + endMarker.count
+            guard let endLabelEnd = findOnLine(dashes, in: text, from: endLabelStart) else {
+                throw CertificateDecodingError(.malformedPEM, "PEM block \(number) (\(label)): malformed END line")
+            }
+            let endLabel = String(decoding: text[endLabelStart..<endLabelEnd], as: UTF8.self)
+            guard endLabel == label else {
+                throw CertificateDecodingError(.malformedPEM, "PEM block \(number): BEGIN \(label) is closed by END \(endLabel)")
+            }
+            guard let bytes = decodeBody(text, from: bodyStart, to: end) else {
+                throw CertificateDecodingError(.malformedPEM, "PEM block \(number) (\(label)): invalid base64")
+            }
+            blocks.append(PEMBlock(label: label, bytes: bytes))
+            position = endLabelEnd + dashes.count
+        }
+        return blocks
+    }
+
+    /// Decodes a block body; on failure retries without leading RFC 1421 header lines.
+    private static func decodeBody(_ text: [UInt8], from start: Int, to end: Int) -> [UInt8]? {
+        if let bytes = Base64.decode(text, from: start, to: end) { return bytes }
+        var index = start
+        var sawHeader = false
+        while index < end {
+            var lineEnd = index
+            while lineEnd < end && text[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+            let line = text[index..<lineEnd]
+            let next = min(lineEnd + 1, end)
+            if line.contains(UInt8(ascii: ":")) {
+                sawHeader = true
+                index = next
+            } else if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+                index = next
+                if sawHeader { break }
+            } else {
+                break
+            }
+        }
+        guard sawHeader else { return nil }
+        return Base64.decode(text, from: index, to: end)
+    }
+
+    /// The index of the first occurrence of `pattern` in `text[from..<to]`.
+    private static func find(_ pattern: [UInt8], in text: [UInt8], from: Int, to: Int) -> Int? {
+        guard let first = pattern.first, to - from >= pattern.count else { return nil }
+        var index = from
+        let last = to - pattern.count
+        while index <= last {
+            if text[index] == first {
+                var match = true
+                for offset in 1..<pattern.count where text[index + offset] != pattern[offset] {
+                    match = false
+                    break
+                }
+                if match { return index }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The index of `pattern` between `from` and the end of that line.
+    private static func findOnLine(_ pattern: [UInt8], in text: [UInt8], from: Int) -> Int? {
+        var lineEnd = from
+        while lineEnd < text.count && text[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+        return find(pattern, in: text, from: from, to: lineEnd)
+    }
+}

@@ -1,0 +1,128 @@
+/// Decoders for the value of each known extension (the DER inside extnValue).
+enum ExtensionDecoders {
+    private static func expect(_ node: DERNode, _ tag: UInt8, _ what: String) throws(CertificateDecodingError) {
+        guard node.tag == tag else {
+            throw CertificateDecodingError(.malformedDER, "\(what): expected \(DERTag.describe(tag)), found \(DERTag.describe(node.tag))")
+        }
+    }
+
+    static func basicConstraints(_ node: DERNode) throws(CertificateDecodingError) -> BasicConstraints {
+        try expect(node, DERTag.sequence, "basicConstraints")
+        var fields = try node.children()
+        var isCA = false
+        if let flag = try fields.readIfPresent(DERTag.boolean) { isCA = try flag.boolean() }
+        var pathLength: Int?
+        if let length = try fields.readIfPresent(DERTag.integer) { pathLength = try length.smallInteger() }
+        try fields.expectEnd("basicConstraints")
+        return BasicConstraints(isCA: isCA, pathLength: pathLength)
+    }
+
+    static func keyUsage(_ node: DERNode) throws(CertificateDecodingError) -> KeyUsage {
+        try expect(node, DERTag.bitString, "keyUsage")
+        let bits = try node.bitString().bytes
+        var raw: UInt16 = 0
+        for bit in 0..<9 {
+            let byteIndex = bit / 8
+            guard byteIndex < bits.count else { break }
+            if bits[byteIndex] & (0x80 >> UInt8(bit % 8)) != 0 { raw |= 1 << UInt16(bit) }
+        }
+        return KeyUsage(rawValue: raw)
+    }
+
+    static func oidSequence(_ node: DERNode) throws(CertificateDecodingError) -> [String] {
+        try expect(node, DERTag.sequence, "extendedKeyUsage")
+        var list = try node.children()
+        var oids: [String] = []
+        while let element = try list.next() { oids.append(try element.objectIdentifier()) }
+        return oids
+    }
+
+    static func generalNames(_ node: DERNode) throws(CertificateDecodingError) -> [GeneralName] {
+        try expect(node, DERTag.sequence, "GeneralNames")
+        var list = try node.children()
+        return try GeneralNameParser.parseAll(&list)
+    }
+
+    static func nameConstraints(_ node: DERNode) throws(CertificateDecodingError) -> NameConstraints {
+        try expect(node, DERTag.sequence, "nameConstraints")
+        var fields = try node.children()
+        var permitted: [GeneralName] = []
+        var excluded: [GeneralName] = []
+        if let subtrees = try fields.readIfPresent(DERTag.contextConstructed(0)) { permitted = try bases(subtrees) }
+        if let subtrees = try fields.readIfPresent(DERTag.contextConstructed(1)) { excluded = try bases(subtrees) }
+        try fields.expectEnd("nameConstraints")
+        return NameConstraints(permitted: permitted, excluded: excluded)
+    }
+
+    /// The `base` of each GeneralSubtree; IP bases must be address + mask (8 or 32 bytes).
+    private static func bases(_ node: DERNode) throws(CertificateDecodingError) -> [GeneralName] {
+        var list = try node.children()
+        var names: [GeneralName] = []
+        while let subtree = try list.next() {
+            try expect(subtree, DERTag.sequence, "GeneralSubtree")
+            var fields = try subtree.children()
+            guard let baseNode = try fields.next() else { throw CertificateDecodingError(.malformedDER, "empty GeneralSubtree") }
+            let base = try GeneralNameParser.parse(baseNode)
+            if case .ipAddress(let bytes) = base, bytes.count != 8, bytes.count != 32 {
+                throw CertificateDecodingError(.malformedDER, "name constraint IP entry of \(bytes.count) bytes")
+            }
+            names.append(base)
+        }
+        return names
+    }
+
+    static func authorityKeyIdentifier(_ node: DERNode) throws(CertificateDecodingError) -> [UInt8]? {
+        try expect(node, DERTag.sequence, "authorityKeyIdentifier")
+        var fields = try node.children()
+        let keyIdentifier = try fields.readIfPresent(DERTag.contextPrimitive(0))?.contentBytes
+        _ = try fields.readIfPresent(DERTag.contextConstructed(1))
+        _ = try fields.readIfPresent(DERTag.contextPrimitive(2))
+        try fields.expectEnd("authorityKeyIdentifier")
+        return keyIdentifier
+    }
+
+    static func crlDistributionPoints(_ node: DERNode) throws(CertificateDecodingError) -> [GeneralName] {
+        try expect(node, DERTag.sequence, "cRLDistributionPoints")
+        var points = try node.children()
+        var names: [GeneralName] = []
+        while let point = try points.next() {
+            try expect(point, DERTag.sequence, "DistributionPoint")
+            var fields = try point.children()
+            if let pointName = try fields.readIfPresent(DERTag.contextConstructed(0)) {
+                var choice = try pointName.children()
+                if let fullName = try choice.readIfPresent(DERTag.contextConstructed(0)) {
+                    var list = try fullName.children()
+                    names += try GeneralNameParser.parseAll(&list)
+                }
+            }
+        }
+        return names
+    }
+
+    static func authorityInfoAccess(_ node: DERNode) throws(CertificateDecodingError) -> [AccessDescription] {
+        try expect(node, DERTag.sequence, "authorityInfoAccess")
+        var list = try node.children()
+        var result: [AccessDescription] = []
+        while let element = try list.next() {
+            try expect(element, DERTag.sequence, "AccessDescription")
+            var fields = try element.children()
+            let method = try fields.read(DERTag.objectIdentifier, "accessMethod").objectIdentifier()
+            guard let locationNode = try fields.next() else { throw CertificateDecodingError(.malformedDER, "missing accessLocation") }
+            try fields.expectEnd("AccessDescription")
+            result.append(AccessDescription(method: method, location: try GeneralNameParser.parse(locationNode)))
+        }
+        return result
+    }
+
+    static func certificatePolicies(_ node: DERNode) throws(CertificateDecodingError) -> [String] {
+        try expect(node, DERTag.sequence, "certificatePolicies")
+        var list = try node.children()
+        var oids: [String] = []
+        while let element = try list.next() {
+            try expect(element, DERTag.sequence, "PolicyInformation")
+            var fields = try element.children()
+            oids.append(try fields.read(DERTag.objectIdentifier, "policyIdentifier").objectIdentifier())
+        }
+        return oids
+    }
+}

@@ -1,0 +1,54 @@
+/// Decodes the Extensions SEQUENCE: the raw list always; the known extensions into typed fields.
+/// A known extension that does not decode is listed in `malformed`; a repeated OID in `duplicates`.
+enum ExtensionsParser {
+    static func parse(_ node: DERNode) throws(CertificateDecodingError) -> CertificateExtensions {
+        var result = CertificateExtensions()
+        var seen: Set<String> = []
+        var list = try node.children()
+        while let element = try list.next() {
+            guard element.tag == DERTag.sequence else {
+                throw CertificateDecodingError(.malformedDER, "Extension: expected SEQUENCE, found \(DERTag.describe(element.tag))")
+            }
+            var fields = try element.children()
+            let oid = try fields.read(DERTag.objectIdentifier, "extnID").objectIdentifier()
+            var critical = false
+            if let flag = try fields.readIfPresent(DERTag.boolean) { critical = try flag.boolean() }
+            let value = try fields.read(DERTag.octetString, "extnValue")
+            try fields.expectEnd("extnValue")
+            let ext = CertificateExtension(oid: oid, isCritical: critical, value: value.contentBytes)
+            result.all.append(ext)
+            if !seen.insert(oid).inserted {
+                if !result.duplicates.contains(oid) { result.duplicates.append(oid) }
+                continue
+            }
+            do throws(CertificateDecodingError) {
+                try decodeKnown(oid: oid, value: value, into: &result)
+            } catch {
+                result.malformed.append(oid)
+            }
+        }
+        return result
+    }
+
+    private static func decodeKnown(oid: String, value: DERNode, into result: inout CertificateExtensions) throws(CertificateDecodingError) {
+        guard ExtensionOID.understood.contains(oid) else { return }
+        var outer = try value.encapsulated()
+        guard let node = try outer.next() else { throw CertificateDecodingError(.malformedDER, "empty extension") }
+        try outer.expectEnd("extension value")
+        switch oid {
+        case ExtensionOID.basicConstraints: result.basicConstraints = try ExtensionDecoders.basicConstraints(node)
+        case ExtensionOID.keyUsage: result.keyUsage = try ExtensionDecoders.keyUsage(node)
+        case ExtensionOID.extendedKeyUsage: result.extendedKeyUsage = try ExtensionDecoders.oidSequence(node)
+        case ExtensionOID.subjectAltName: result.subjectAlternativeNames = try ExtensionDecoders.generalNames(node)
+        case ExtensionOID.nameConstraints: result.nameConstraints = try ExtensionDecoders.nameConstraints(node)
+        case ExtensionOID.authorityKeyIdentifier: result.authorityKeyIdentifier = try ExtensionDecoders.authorityKeyIdentifier(node)
+        case ExtensionOID.subjectKeyIdentifier:
+            guard node.tag == DERTag.octetString else { throw CertificateDecodingError(.malformedDER, "SKI is not an OCTET STRING") }
+            result.subjectKeyIdentifier = node.contentBytes
+        case ExtensionOID.crlDistributionPoints: result.crlDistributionPoints = try ExtensionDecoders.crlDistributionPoints(node)
+        case ExtensionOID.authorityInfoAccess: result.authorityInfoAccess = try ExtensionDecoders.authorityInfoAccess(node)
+        case ExtensionOID.certificatePolicies: result.certificatePolicies = try ExtensionDecoders.certificatePolicies(node)
+        default: break
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import CertKit
+internal import COpenSSL
+
+/// Owns one `X509` parsed by OpenSSL from DER; frees it exactly once in `deinit`.
+///
+/// This is the only place certificates enter OpenSSL, so a parsed-handle cache can be added here later.
+final class OpenSSLCertificate {
+    /// The `X509 *`; valid for the lifetime of this object.
+    let handle: OpaquePointer
+
+    /// Parses `der` with `d2i_X509`, which must consume exactly all bytes.
+    /// - Throws: ``BackendError`` with OpenSSL's reason, or naming the trailing bytes.
+    init(der: [UInt8]) throws(BackendError) {
+        var consumed = 0
+        let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            var cursor: UnsafePointer<UInt8>? = base
+            let x509 = d2i_X509(nil, &cursor, buffer.count)
+            if let cursor { consumed = cursor - base }
+            return x509
+        }
+        guard let parsed else {
+            throw OpenSSLErrorQueue.error(der.isEmpty ? "d2i_X509: empty input" : "d2i_X509 failed")
+        }
+        guard consumed == der.count else {
+            X509_free(parsed)
+            OpenSSLErrorQueue.clear()
+            throw BackendError("d2i_X509: \(der.count - consumed) trailing bytes after the certificate")
+        }
+        handle = parsed
+    }
+
+    deinit { X509_free(handle) }
+
+    /// True when OpenSSL considers both certificates identical (`X509_cmp`).
+    func isSame(as other: OpaquePointer) -> Bool {
+        X509_cmp(handle, other) == 0
+    }
+}

@@ -1,0 +1,29 @@
+import CertKit
+internal import COpenSSL
+
+/// The calling thread's OpenSSL error queue (thread-local in OpenSSL).
+///
+/// Every entry point of the backend empties the queue before it starts and after a failing call, so no message
+/// from one call can show up in the error of a later one on the same thread.
+enum OpenSSLErrorQueue {
+    /// Empties the queue.
+    static func clear() {
+        ERR_clear_error()
+    }
+
+    /// Drains the queue into a ``BackendError`` that starts with `context` and carries OpenSSL's reasons
+    /// (`ERR_error_string_n`), oldest first. The queue is empty afterwards.
+    static func error(_ context: String) -> BackendError {
+        var reasons: [String] = []
+        while true {
+            let code = ERR_get_error()
+            if code == 0 { break }
+            var buffer = [CChar](repeating: 0, count: 256)
+            ERR_error_string_n(code, &buffer, buffer.count)
+            reasons.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        ERR_clear_error()
+        guard !reasons.isEmpty else { return BackendError("\(context)") }
+        return BackendError("\(context): \(reasons.joined(separator: "; "))")
+    }
+}

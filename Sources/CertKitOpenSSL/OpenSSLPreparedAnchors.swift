@@ -1,0 +1,44 @@
+import CertKit
+
+/// Anchors compiled into OpenSSL stores once, shared read-only by every verification and thread.
+///
+/// Design: one `X509_STORE` **per anchor**, built eagerly here, keyed by the anchor's DER. The core's chain
+/// builder has already chosen the anchor that ends a candidate path, and OpenSSL searches its trusted store
+/// first at every step of its own chain building; with one big store, an anchor with the same subject name (a
+/// re-keyed or cross-signed root) could be picked instead of the chosen one. A store holding only the chosen
+/// anchor makes OpenSSL verify exactly the candidate path. Paths that do not end at an anchor are verified
+/// against an empty store. Building is linear in the number of anchors and done once per anchor set.
+///
+/// `@unchecked Sendable` is safe: every store and certificate handle is created and filled in `init` and never
+/// mutated afterwards; verifications only read them, and OpenSSL locks its own `X509_STORE` lookups and the
+/// lazily cached extension data of an `X509`.
+final class OpenSSLPreparedAnchors: PreparedAnchorStore, @unchecked Sendable {
+    /// One anchor: its OpenSSL handle and the store that trusts only it.
+    struct Entry {
+        let certificate: OpenSSLCertificate
+        let store: OpenSSLStore
+    }
+
+    let anchors: [Certificate]
+    /// Stores by anchor DER.
+    private let entries: [[UInt8]: Entry]
+    /// A store trusting nothing, for incomplete paths.
+    let emptyStore: OpenSSLStore
+
+    /// Imports every anchor and builds its store.
+    init(anchors: [Certificate]) throws(BackendError) {
+        self.anchors = anchors
+        var entries: [[UInt8]: Entry] = [:]
+        for anchor in anchors where entries[anchor.derEncoded] == nil {
+            let certificate = try OpenSSLCertificate(der: anchor.derEncoded)
+            entries[anchor.derEncoded] = Entry(certificate: certificate, store: try OpenSSLStore(trusting: [certificate]))
+        }
+        self.entries = entries
+        self.emptyStore = try OpenSSLStore(trusting: [])
+    }
+
+    /// The entry for `anchor`, when it is one of the prepared anchors.
+    func entry(for anchor: Certificate) -> Entry? {
+        entries[anchor.derEncoded]
+    }
+}

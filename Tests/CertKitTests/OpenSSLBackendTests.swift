@@ -1,0 +1,289 @@
+import CertKit
+import CertKitOpenSSL
+import Foundation
+import Testing
+
+/// The failed checks of `findings` by path index, empty sets left out.
+private func failures(_ findings: PathFindings) -> [Int: Set<TrustCheck>] {
+    var result: [Int: Set<TrustCheck>] = [:]
+    for (index, checks) in findings.checks.enumerated() where !checks.isEmpty { result[index] = checks }
+    return result
+}
+
+/// Midnight UTC of `day` (`yyyy-MM-dd`).
+private func date(_ day: String) -> Date {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withFullDate]
+    return formatter.date(from: day)!
+}
+
+/// `der` with its last byte (inside the signature value) flipped.
+private func flippingLastByte(_ der: [UInt8]) -> [UInt8] {
+    var bytes = der
+    bytes[bytes.count - 1] ^= 0x01
+    return bytes
+}
+
+@Suite("OpenSSLBackend: import and digests")
+struct OpenSSLBackendImportTests {
+    let backend = OpenSSLBackend()
+
+    @Test func nameIsOpenSSL() {
+        #expect(backend.name == "openssl")
+        #expect(OpenSSLBackend.shared.name == "openssl")
+        let convenience: OpenSSLBackend = .openssl
+        #expect(convenience.name == "openssl")
+    }
+
+    @Test func importsExactlyConsumedDER() throws {
+        let pki = try OpenSSLBackendTestPKI.shared.get()
+        try backend.checkImport(pki.der("leaf"))
+        try backend.checkImport(pki.der("root"))
+    }
+
+    @Test func rejectsTrailingBytes() throws {
+        let der = try OpenSSLBackendTestPKI.shared.get().der("leaf")
+        let error = #expect(throws: BackendError.self) { try backend.checkImport(der + [0x00]) }
+        #expect(error?.message.contains("1 trailing bytes") == true)
+    }
+
+    @Test func rejectsTruncatedAndGarbageWithOpenSSLReason() throws {
+        let der = try OpenSSLBackendTestPKI.shared.get().der("leaf")
+        let truncated = #expect(throws: BackendError.self) { try backend.checkImport(Array(der.dropLast(10))) }
+        #expect(truncated?.message.hasPrefix("d2i_X509 failed: error:") == true)
+        #expect(throws: BackendError.self) { try backend.checkImport([]) }
+        #expect(throws: BackendError.self) { try backend.checkImport([0x30, 0x03, 0x02, 0x01, 0x01]) }
+    }
+
+    @Test func errorQueueDoesNotLeakBetweenCalls() throws {
+        let der = try OpenSSLBackendTestPKI.shared.get().der("leaf")
+        let garbage: [UInt8] = Array(der.dropLast(10))
+        let first = #expect(throws: BackendError.self) { try backend.checkImport(garbage) }
+        let second = #expect(throws: BackendError.self) { try backend.checkImport(garbage) }
+        #expect(first?.message == second?.message)
+        // A failure leaves nothing behind that could surface in a later, different error.
+        let trailing = #expect(throws: BackendError.self) { try backend.checkImport(der + [0]) }
+        #expect(trailing?.message.contains("error:") == false)
+        try backend.checkImport(der)
+    }
+
+    @Test func digestsMatchKnownVectors() throws {
+        let abc = Array("abc".utf8)
+        #expect(try backend.digest(.sha256, of: abc) == hex("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
+        #expect(try backend.digest(.sha1, of: abc) == hex("a9993e364706816aba3e25717850c26c9cd0d89d"))
+        #expect(try backend.digest(.sha256, of: []) == hex("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"))
+        #expect(try backend.digest(.sha1, of: []) == hex("da39a3ee5e6b4b0d3255bfef95601890afd80709"))
+    }
+
+    @Test func digestsMatchTheCore() throws {
+        let der = try OpenSSLBackendTestPKI.shared.get().der("leaf")
+        #expect(try backend.digest(.sha256, of: der) == SHA256.hash(der))
+        #expect(try backend.digest(.sha1, of: der) == SHA1.hash(der))
+    }
+
+    private func hex(_ text: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            bytes.append(UInt8(text[index..<next], radix: 16)!)
+            index = next
+        }
+        return bytes
+    }
+}
+
+@Suite("OpenSSLBackend: verify")
+struct OpenSSLBackendVerifyTests {
+    let backend = OpenSSLBackend()
+    let pki: OpenSSLBackendTestPKI
+    let at2030 = date("2030-06-01")
+
+    init() throws { pki = try OpenSSLBackendTestPKI.shared.get() }
+
+    /// Verifies the named certificates (leaf first) with the named anchors.
+    private func verify(
+        _ names: [String], anchors: [String] = ["root"], endsAtAnchor: Bool = true, at verifyDate: Date? = nil,
+        crls: [String] = []
+    ) throws -> PathFindings {
+        let store = try backend.prepareAnchors(anchors.map(pki.certificate))
+        let path = CandidatePath(certificates: try names.map(pki.certificate), endsAtAnchor: endsAtAnchor)
+        return try backend.verify(
+            path, anchors: store, at: verifyDate ?? at2030, crls: try crls.map { try pki.crl(issuedBy: $0) })
+    }
+
+    @Test func validThreeLevelChainHasNoFindings() throws {
+        let findings = try verify(["leaf", "int", "root"])
+        #expect(failures(findings) == [:])
+        #expect(findings.checks.count == 3)
+    }
+
+    @Test func expiredLeaf() throws {
+        #expect(failures(try verify(["leaf-expired", "int", "root"])) == [0: [.temporalValidity]])
+    }
+
+    @Test func notYetValidLeaf() throws {
+        #expect(failures(try verify(["leaf-future", "int", "root"])) == [0: [.temporalValidity]])
+    }
+
+    @Test func everythingNotYetValidBefore2020() throws {
+        let findings = try verify(["leaf", "int", "root"], at: date("2019-06-01"))
+        #expect(failures(findings) == [0: [.temporalValidity], 1: [.temporalValidity], 2: [.temporalValidity]])
+    }
+
+    @Test func expiredRootAmongAnchorsSharingItsName() throws {
+        // root and root-expired share subject and key: OpenSSL must verify the anchor the path ends at.
+        let anchors = ["root", "root-expired"]
+        #expect(failures(try verify(["leaf", "int", "root-expired"], anchors: anchors)) == [2: [.temporalValidity]])
+        #expect(failures(try verify(["leaf", "int", "root"], anchors: anchors)) == [:])
+        #expect(failures(try verify(["leaf", "int", "root"], anchors: anchors.reversed())) == [:])
+    }
+
+    @Test func badSignatureOnLeaf() throws {
+        let store = try backend.prepareAnchors([pki.certificate("root")])
+        let leaf = try Certificate(derEncoded: flippingLastByte(pki.der("leaf")))
+        let path = CandidatePath(
+            certificates: [leaf, try pki.certificate("int"), try pki.certificate("root")], endsAtAnchor: true)
+        #expect(failures(try backend.verify(path, anchors: store, at: at2030, crls: [])) == [0: [.signature]])
+    }
+
+    @Test func badSignatureOnIntermediate() throws {
+        let store = try backend.prepareAnchors([pki.certificate("root")])
+        let intermediate = try Certificate(derEncoded: flippingLastByte(pki.der("int")))
+        let path = CandidatePath(
+            certificates: [try pki.certificate("leaf"), intermediate, try pki.certificate("root")], endsAtAnchor: true)
+        #expect(failures(try backend.verify(path, anchors: store, at: at2030, crls: [])) == [1: [.signature]])
+    }
+
+    @Test func intermediateThatIsNotACA() throws {
+        #expect(failures(try verify(["leaf-noca", "int-noca", "root"])) == [1: [.basicConstraintsCA]])
+    }
+
+    @Test func pathLengthExceededOnTheConstrainedCA() throws {
+        let findings = try verify(["leaf-pl", "int-pl", "root-pl0"], anchors: ["root-pl0"])
+        #expect(failures(findings) == [2: [.basicConstraintsPathLen]])
+    }
+
+    @Test func intermediateWithoutKeyCertSign() throws {
+        #expect(failures(try verify(["leaf-nokcs", "int-nokcs", "root"])) == [1: [.keyUsage]])
+    }
+
+    @Test func selfSignedNonCALeafAsItsOwnAnchor() throws {
+        #expect(failures(try verify(["self-leaf"], anchors: ["self-leaf"])) == [:])
+    }
+
+    @Test func caIssuedLeafAsItsOwnAnchor() throws {
+        #expect(failures(try verify(["leaf"], anchors: ["leaf"])) == [:])
+    }
+
+    @Test func intermediateAsAnchor() throws {
+        #expect(failures(try verify(["leaf", "int"], anchors: ["int"])) == [:])
+    }
+
+    @Test func incompletePathReportsMissingIntermediateOnItsLastCertificate() throws {
+        #expect(failures(try verify(["leaf"], endsAtAnchor: false)) == [0: [.missingIntermediate]])
+        #expect(failures(try verify(["leaf", "int"], endsAtAnchor: false)) == [1: [.missingIntermediate]])
+    }
+
+    @Test func unanchoredSelfSignedRootIsNotTrusted() throws {
+        let findings = try verify(["unknown-leaf", "unknown-int", "unknown-root"], endsAtAnchor: false)
+        #expect(failures(findings) == [2: [.anchorTrusted]])
+        #expect(failures(try verify(["self-leaf"], endsAtAnchor: false)) == [0: [.anchorTrusted]])
+    }
+
+    @Test func revokedLeaf() throws {
+        #expect(failures(try verify(["leaf-revoked", "int", "root"], crls: ["int"])) == [0: [.revocation]])
+    }
+
+    @Test func unrevokedLeafWithCRL() throws {
+        #expect(failures(try verify(["leaf", "int", "root"], crls: ["int"])) == [:])
+    }
+
+    @Test func crlFromAnotherIssuerRevokesNothing() throws {
+        // unknown-root's CRL lists serial 0x1001, the serial of leaf-revoked, but it is not leaf-revoked's issuer.
+        #expect(failures(try verify(["leaf-revoked", "int", "root"], crls: ["unknown-root"])) == [:])
+    }
+
+    @Test func pathEndingAtAnAnchorThatWasNotPreparedIsABackendError() throws {
+        #expect(throws: BackendError.self) { try verify(["leaf", "int"], anchors: ["root"]) }
+    }
+
+    @Test func storeFromAnotherBackendIsABackendError() throws {
+        final class ForeignStore: PreparedAnchorStore {
+            let anchors: [Certificate] = []
+        }
+        let path = CandidatePath(certificates: [try pki.certificate("leaf")], endsAtAnchor: false)
+        #expect(throws: BackendError.self) {
+            try backend.verify(path, anchors: ForeignStore(), at: at2030, crls: [])
+        }
+    }
+}
+
+@Suite("OpenSSLBackend: algorithms are the core's policy")
+struct OpenSSLBackendAlgorithmTests {
+    let backend = OpenSSLBackend()
+    let pki: OpenSSLBackendTestPKI
+
+    init() throws { pki = try OpenSSLBackendTestPKI.shared.get() }
+
+    private func verify(_ leaf: Certificate) throws -> PathFindings {
+        let root = try pki.certificate("rsa-root")
+        let store = try backend.prepareAnchors([root])
+        let path = CandidatePath(certificates: [leaf, root], endsAtAnchor: true)
+        return try backend.verify(path, anchors: store, at: date("2030-06-01"), crls: [])
+    }
+
+    @Test func sha1SignatureAndSmallKeysPassAtLevelZero() throws {
+        #expect(failures(try verify(pki.certificate("leaf-sha1"))) == [:])
+        #expect(failures(try verify(pki.certificate("leaf-rsa512"))) == [:])
+    }
+
+    @Test func md5SignatureIsLeftToTheCore() throws {
+        #expect(failures(try verify(pki.certificate("leaf-md5"))) == [:])
+        // Even a broken MD5 signature gets no `signature` finding (the core reports WeakSignature), only a note.
+        let broken = try verify(Certificate(derEncoded: flippingLastByte(pki.der("leaf-md5"))))
+        #expect(failures(broken) == [:])
+        #expect(broken.notes.contains { $0.contains("md5WithRSAEncryption") })
+    }
+
+    @Test func notesCarryOpenSSLsWords() throws {
+        let store = try backend.prepareAnchors([pki.certificate("root")])
+        let path = CandidatePath(
+            certificates: try ["leaf-expired", "int", "root"].map(pki.certificate), endsAtAnchor: true)
+        let findings = try backend.verify(path, anchors: store, at: date("2030-06-01"), crls: [])
+        #expect(findings.notes == ["[0] TemporalValidity: certificate has expired (X509_V_ERR 10)"])
+    }
+}
+
+@Suite("OpenSSLBackend: extensions and CRL problems")
+struct OpenSSLBackendExtensionTests {
+    let backend = OpenSSLBackend()
+    let pki: OpenSSLBackendTestPKI
+
+    init() throws { pki = try OpenSSLBackendTestPKI.shared.get() }
+
+    private func verify(_ certificates: [Certificate], crls: [CertificateRevocationList] = []) throws -> PathFindings {
+        let store = try backend.prepareAnchors([pki.certificate("root")])
+        let path = CandidatePath(certificates: certificates, endsAtAnchor: true)
+        return try backend.verify(path, anchors: store, at: date("2030-06-01"), crls: crls)
+    }
+
+    @Test func unknownCriticalExtension() throws {
+        let findings = try verify(["leaf-crit", "int", "root"].map(pki.certificate))
+        #expect(failures(findings) == [0: [.criticalExtensions]])
+    }
+
+    @Test func nameConstraintViolationOnTheViolatingCertificate() throws {
+        let findings = try verify(["leaf-nc", "int-nc", "root"].map(pki.certificate))
+        #expect(failures(findings) == [0: [.nameConstraints]])
+    }
+
+    @Test func crlWithBadSignatureIsANoteNotARevocation() throws {
+        // OpenSSL reports CRL_SIGNATURE_FAILURE and then CERT_REVOKED from that same unverified CRL.
+        let crl = try CertificateRevocationList(derEncoded: flippingLastByte(pki.der("int.crl")))
+        let findings = try verify(["leaf-revoked", "int", "root"].map(pki.certificate), crls: [crl])
+        #expect(failures(findings) == [:])
+        #expect(findings.notes.contains { $0.contains("CRL signature failure") })
+        #expect(findings.notes.contains { $0.contains("revocation ignored") })
+    }
+}
