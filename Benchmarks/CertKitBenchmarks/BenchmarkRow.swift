@@ -52,8 +52,7 @@ final class BenchmarkReport {
             row.ratio = baseline.usPerOp > 0 ? row.usPerOp / baseline.usPerOp : nil
         }
         rows.append(row)
-        print(Self.line(row))
-        fflush(stdout)
+        emit(Self.line(row))
         return row
     }
 

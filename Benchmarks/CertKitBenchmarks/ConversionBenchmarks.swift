@@ -12,7 +12,7 @@ struct ConversionBenchmarks {
         let converted = pem.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { cb_ossl_pem_to_der($0.baseAddress, $0.count) }
         }
-        if converted != count { print("  note: OpenSSL converted \(converted) of \(count) certificates") }
+        if converted != count { emit("  note: OpenSSL converted \(converted) of \(count) certificates") }
         let raw = report.add(BenchmarkRow(
             benchmark: benchmark, backend: "openssl", case: "raw C: PEM_read_bio_X509 + i2d_X509",
             nanosecondsPerOp: measurement.nanosecondsPerOperation(operationsPerCall: count) {

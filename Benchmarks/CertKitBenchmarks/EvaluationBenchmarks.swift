@@ -9,7 +9,7 @@ struct EvaluationBenchmarks {
     func run(_ workload: ChainWorkload, backend kind: BackendKind) {
         let benchmark = "evaluate \(workload.name)"
         let raw = kind.raw(workload)
-        if raw.prepared() != 0 { print("  note: raw \(kind) does not trust \(workload.name) (code \(raw.prepared()))") }
+        if raw.prepared() != 0 { emit("  note: raw \(kind) does not trust \(workload.name) (code \(raw.prepared()))") }
 
         let rawPrepared = report.add(row(benchmark, kind, "raw C: prepared", measurement.nanosecondsPerOperation {
             _ = raw.prepared()
@@ -51,7 +51,7 @@ struct EvaluationBenchmarks {
         let evaluator = TrustEvaluator(backend: kind.make(handleCache: false), configuration: .uncached)
         let evaluation = workload.evaluation()
         let result = evaluator.evaluate(evaluation)
-        print("  note: certkit \(kind) on \(workload.name): \(result.result), \(result.pathsTried) paths tried")
+        emit("  note: certkit \(kind) on \(workload.name): \(result.result), \(result.pathsTried) paths tried")
         report.add(row(benchmark, kind, "certkit: prepared inputs", measurement.nanosecondsPerOperation {
             _ = evaluator.evaluate(evaluation)
         }), baseline: rawRow)
@@ -65,7 +65,7 @@ struct EvaluationBenchmarks {
 
     private func expectTrusted(_ result: TrustReport, _ workload: ChainWorkload, _ kind: BackendKind) {
         if !result.isTrusted {
-            print("  note: certkit \(kind) does not trust \(workload.name): \(result.result) \(result.error.map(\.description) ?? "")")
+            emit("  note: certkit \(kind) does not trust \(workload.name): \(result.result) \(result.error.map(\.description) ?? "")")
         }
     }
 }

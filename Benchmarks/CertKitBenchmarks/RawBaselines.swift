@@ -56,7 +56,7 @@ struct RawVerifier: @unchecked Sendable {
             },
             fromDER: {
                 withExtendedLifetime(store) {
-                    ders.withPointers { host.with { name in cb_ossl_verify_der(store.handle, $0, $1, $2, when, name) } }
+                    ders.withPointers { bytes, lengths, count in host.with { cb_ossl_verify_der(store.handle, bytes, lengths, count, when, $0) } }
                 }
             })
     }
@@ -69,7 +69,7 @@ struct RawVerifier: @unchecked Sendable {
         return RawVerifier(
             prepared: { withExtendedLifetime((list, parsed)) { host.with { cb_gtls_verify(list.handle, parsed.handle, $0) } } },
             fromDER: {
-                withExtendedLifetime(list) { ders.withPointers { host.with { name in cb_gtls_verify_der(list.handle, $0, $1, $2, name) } } }
+                withExtendedLifetime(list) { ders.withPointers { bytes, lengths, count in host.with { cb_gtls_verify_der(list.handle, bytes, lengths, count, $0) } } }
             })
     }
 }

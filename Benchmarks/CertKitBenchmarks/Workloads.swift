@@ -74,3 +74,8 @@ func thousandCertificatePEM() -> (text: [UInt8], count: Int) {
     for index in 0..<1_000 { text += PEM.encode(system[index % system.count].derEncoded) }
     return (Array(text.utf8), 1_000)
 }
+
+/// Writes one line to standard output at once (unbuffered, so progress shows when piped).
+func emit(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

@@ -24,18 +24,19 @@ while let argument = arguments.next() {
     case "--fixtures": fixtures = value()
     case "--only": only = value()
     case "-h", "--help":
-        print("usage: certkit-benchmarks [--json FILE] [--reps N] [--min-ms MS] [--fixtures DIR] [--only WORD]")
+        emit("usage: certkit-benchmarks [--json FILE] [--reps N] [--min-ms MS] [--fixtures DIR] [--only WORD]")
         exit(0)
     default: fail("unknown argument \(argument)")
     }
 }
 
-func selected(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }
+let filter = only
+func selected(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
 
 let measurement = Measurement(settings: settings)
 let report = BenchmarkReport()
-print("certkit benchmarks: median of \(settings.repetitions) repetitions, each ≥ \(settings.minimumRepetitionNanoseconds / 1_000_000) ms")
-print(BenchmarkReport.header)
+emit("certkit benchmarks: median of \(settings.repetitions) repetitions, each ≥ \(settings.minimumRepetitionNanoseconds / 1_000_000) ms")
+emit(BenchmarkReport.header)
 
 if selected("pem") { ConversionBenchmarks(measurement: measurement, report: report).run() }
 
@@ -59,5 +60,5 @@ if selected("throughput") {
 
 if let jsonPath {
     do { try report.writeJSON(to: jsonPath) } catch { fail("cannot write \(jsonPath): \(error)") }
-    print("wrote \(report.rows.count) rows to \(jsonPath)")
+    emit("wrote \(report.rows.count) rows to \(jsonPath)")
 }
