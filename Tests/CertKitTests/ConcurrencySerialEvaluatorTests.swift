@@ -1,4 +1,4 @@
-import CertKit
+@testable import CertKit
 import CertKitOpenSSL
 import Foundation
 import Synchronization
@@ -12,7 +12,7 @@ final class InstrumentedBackend: TrustBackend {
     let inFlight = Atomic<Int>(0)
     let maxInFlight = Atomic<Int>(0)
     /// When set, the first verification calls `reentry` synchronously (once).
-    let reentry = Mutex<(@Sendable () -> Void)?>(nil)
+    let reentry = CacheLock<(@Sendable () -> Void)?>(nil)
 
     var name: String { real.name }
     func checkImport(_ der: [UInt8]) throws(BackendError) { try real.checkImport(der) }
@@ -84,12 +84,12 @@ struct ConcurrencySerialEvaluatorTests {
     func syncFromOwnQueue() {
         let backend = InstrumentedBackend()
         let serial = SerialTrustEvaluator(evaluator: TrustEvaluator(backend: backend, configuration: .uncached))
-        let inner = Mutex<TrustReport?>(nil)
+        let inner = CacheLock<TrustReport?>(nil)
         let wrongHost = self.wrongHost
         // The first verification runs on the serial queue and evaluates again, synchronously, from there.
         backend.reentry.withLock { $0 = { inner.withLock { $0 = serial.evaluate(wrongHost) } } }
         let done = DispatchSemaphore(value: 0)
-        let outer = Mutex<TrustReport?>(nil)
+        let outer = CacheLock<TrustReport?>(nil)
         let valid = self.valid
         Thread {
             outer.withLock { $0 = serial.evaluate(valid) }
@@ -123,7 +123,7 @@ struct ConcurrencySerialEvaluatorTests {
         let key = DispatchSpecificKey<String>()
         resultQueue.setSpecific(key: key, value: "results")
         let callers = 16
-        let delivered = Mutex<[(onQueue: Bool, correct: Bool)]>([])
+        let delivered = CacheLock<[(onQueue: Bool, correct: Bool)]>([])
         let group = DispatchGroup()
         DispatchQueue.concurrentPerform(iterations: callers) { caller in
             group.enter()

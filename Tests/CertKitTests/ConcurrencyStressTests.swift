@@ -1,4 +1,4 @@
-import CertKit
+@testable import CertKit
 import Foundation
 import Synchronization
 import Testing
@@ -69,7 +69,7 @@ struct ConcurrencyStressTests {
             ]
         }
         let evaluators = shared
-        let mismatches = Mutex<[String]>([])
+        let mismatches = CacheLock<[String]>([])
         let completed = Atomic<Int>(0)
         let group = DispatchGroup()
         for thread in 0..<Self.threads {

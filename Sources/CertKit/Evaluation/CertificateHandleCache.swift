@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A bounded, thread-safe cache of a backend's parsed certificate handles, keyed by the SHA-256 of the DER.
 ///
@@ -7,13 +6,8 @@ import Synchronization
 /// lookup parses). Handles come back shared: the backend must only read them (the libraries' certificate
 /// objects are safe to read from several threads, as prepared anchor stores already rely on).
 public final class CertificateHandleCache<Handle: AnyObject>: Sendable {
-    /// Wraps a handle for storage behind the lock; the backend guarantees handles are read-only once cached.
-    private struct Shared: @unchecked Sendable {
-        let handle: Handle
-    }
-
-    private struct State: ~Copyable {
-        var table: LRUCache<[UInt8], Shared>
+    private struct State {
+        var table: LRUCache<[UInt8], Handle>
         var hits = 0
         var misses = 0
     }
@@ -21,14 +15,14 @@ public final class CertificateHandleCache<Handle: AnyObject>: Sendable {
     /// The most handles kept; 0 means the cache is off.
     public let capacity: Int
     private let digest: @Sendable ([UInt8]) -> [UInt8]
-    private let state: Mutex<State>
+    private let state: CacheLock<State>
 
     /// Creates a cache of at most `capacity` handles, keyed by `digest` of the DER (the library's SHA-256
     /// is the natural choice; the core's ``SHA256`` is the default).
     public init(capacity: Int = 256, digest: @escaping @Sendable ([UInt8]) -> [UInt8] = { SHA256.hash($0) }) {
         self.capacity = max(0, capacity)
         self.digest = digest
-        self.state = Mutex(State(table: LRUCache(capacity: max(0, capacity))))
+        self.state = CacheLock(State(table: LRUCache(capacity: max(0, capacity))))
     }
 
     /// True when the cache keeps handles.
@@ -38,16 +32,15 @@ public final class CertificateHandleCache<Handle: AnyObject>: Sendable {
     public func handle<E: Error>(for der: [UInt8], make: ([UInt8]) throws(E) -> Handle) throws(E) -> Handle {
         guard capacity > 0 else { return try make(der) }
         let key = digest(der)
-        if let hit = state.withLock({ state -> Shared? in
+        if let hit = state.withLock({ state -> Handle? in
             let found = state.table.value(for: key)
             if found == nil { state.misses += 1 } else { state.hits += 1 }
             return found
         }) {
-            return hit.handle
+            return hit
         }
         let made = try make(der)
-        let shared = Shared(handle: made)
-        state.withLock { $0.table.set(shared, for: key) }
+        state.withLock { $0.table.set(made, for: key) }
         return made
     }
 

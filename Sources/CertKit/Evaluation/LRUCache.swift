@@ -1,4 +1,4 @@
-/// A bounded least-recently-used map. Not thread-safe by itself: the caches keep it inside a `Mutex`.
+/// A bounded least-recently-used map. Not thread-safe by itself: the caches keep it behind a ``CacheLock``.
 ///
 /// Entries live in one array linked into a recency list by index, so lookups, updates and evictions are O(1)
 /// and allocation-free once the cache is full.

@@ -1,11 +1,10 @@
 import Foundation
-import Synchronization
 
 /// Reports of earlier evaluations, reused when the same inputs are evaluated again at a verify date inside the
 /// same validity window (see ``ResultCacheKey`` and ``ResultCacheValidityWindow``).
 ///
 /// Bounded (least recently used inputs are evicted first; each input keeps its few most recent windows) and
-/// thread-safe: one `Mutex` guards the table and the hit/miss counters.
+/// thread-safe: one lock (``CacheLock``) guards the table and the hit/miss counters.
 final class ResultCache: Sendable {
     private struct Entry {
         let window: ResultCacheValidityWindow
@@ -21,11 +20,11 @@ final class ResultCache: Sendable {
     /// How many windows (verify-date ranges) one input keeps.
     static let windowsPerKey = 4
 
-    private let state: Mutex<State>
+    private let state: CacheLock<State>
 
     /// Creates a cache holding at most `capacity` distinct inputs.
     init(capacity: Int) {
-        state = Mutex(State(table: LRUCache(capacity: capacity)))
+        state = CacheLock(State(table: LRUCache(capacity: capacity)))
     }
 
     /// The cached report for `key` valid at `date` (with its verify date set to `date`), counting a hit or a miss.
