@@ -1,0 +1,73 @@
+import Foundation
+
+/// The `certkit` command line as a library: tests drive it with in-memory streams, `main.swift` with the
+/// process's own.
+public enum CertKitCommand {
+    /// The version `--version` prints.
+    public static let version = "0.1.0"
+
+    static var commands: [any Command.Type] { [ConvertCommand.self, InspectCommand.self, EvaluateCommand.self] }
+
+    /// The tool's help.
+    static var help: String {
+        let width = commands.map { $0.name.count }.max() ?? 0
+        let list = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 2) + $0.summary }
+        return ([
+            "usage: certkit <command> [options] [arguments]",
+            "",
+            "X.509 certificate tools with SecTrust-style trust evaluation (OpenSSL or GnuTLS backend).",
+            "",
+            "commands:",
+        ] + list + [
+            "",
+            "options:",
+            "  -h, --help     show this help ('certkit <command> --help' for a command's)",
+            "  --version      print the version",
+            "",
+            "Inputs are paths or '-' for standard input; '--' ends the options. Errors are one line on",
+            "standard error: 'certkit: <file>: <problem>'. Exit codes: 0 success or trusted, 1 input error,",
+            "2 usage error, 3 backends disagree, 10 recoverable, 11 fatal, 12 deny, 13 other error.",
+        ]).joined(separator: "\n") + "\n"
+    }
+
+    /// Runs `certkit` with `arguments` (without the program name) and returns the exit code.
+    public static func run(
+        arguments: [String], stdin: any ByteSource, stdout: any ByteSink, stderr: any ByteSink,
+        registry: BackendRegistry = .standard
+    ) -> Int32 {
+        let context = CommandContext(stdin: stdin, stdout: stdout, stderr: stderr, registry: registry)
+        do {
+            return try dispatch(arguments, context: context).rawValue
+        } catch {
+            let line = error.line.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+            stderr.write(line + "\n")
+            return error.exitCode.rawValue
+        }
+    }
+
+    private static func dispatch(_ arguments: [String], context: CommandContext) throws(CLIError) -> ExitCode {
+        guard let first = arguments.first else {
+            throw .usage("no command given (convert, inspect, evaluate)", command: nil)
+        }
+        switch first {
+        case "-h", "--help", "help":
+            context.stdout.write(help)
+            return .success
+        case "--version", "version":
+            context.stdout.write("certkit \(version)\n")
+            return .success
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.name == first }) else {
+            throw .usage(
+                first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown command '\(first)'", command: nil)
+        }
+        let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), options: command.options, command: command.name)
+        if parsed.helpRequested {
+            context.stdout.write(command.help)
+            return .success
+        }
+        return try command.run(parsed, context: context)
+    }
+}

@@ -1,0 +1,92 @@
+import CertKit
+import Foundation
+
+/// `certkit evaluate`: SecTrust-style trust evaluation of a chain.
+enum EvaluateCommand: Command {
+    static let name = "evaluate"
+    static let summary = "evaluate trust in a certificate chain as Apple's SecTrust would"
+
+    static let options: [OptionSpec] = [
+        .value("anchors", "FILE", repeatable: true, "trusted anchor certificates"),
+        .value("intermediates", "FILE", repeatable: true, "extra intermediate certificates for path building"),
+        .value("host", "NAME", "the server's DNS name or IP literal (implies --policy ssl-server)"),
+        .value("ip", "ADDR", "the server's IP address (implies --policy ssl-server)"),
+        .value("email", "ADDR", "check an email address under the email policy"),
+        .value("policy", "basic|ssl-server|ssl-client", "policy (default ssl-server with --host/--ip, else basic)"),
+        .value("profile", "apple|rfc5280", "apple (default) applies Apple's extra SSL rules; rfc5280 drops them"),
+        .value("at", "ISO8601", "verify at this time instead of now (e.g. 2030-06-01)"),
+        .value("max-depth", "N", "maximum certificates in a path, anchor included (default 10)"),
+        .flag("system-roots", "also trust the system bundle \(EvaluateOptions.systemBundlePath)"),
+        .value("always-trust", "FILE", repeatable: true, "certificates the user always trusts (result: proceed)"),
+        .value("distrust", "FILE", repeatable: true, "certificates the user distrusts (result: deny)"),
+        .value("crl", "FILE", repeatable: true, "certificate revocation lists, PEM or DER"),
+        .value("pin", "sha256/BASE64", repeatable: true, "SPKI SHA-256 pins; the leaf or a CA must match one"),
+        .value("exceptions", "FILE", "exceptions saved by an earlier --save-exceptions"),
+        .value("save-exceptions", "FILE", "after a recoverable failure, save exceptions that accept it"),
+        .value("backend", "openssl|gnutls|both", "backend (default openssl); both compares them (exit 3 if they differ)"),
+        .flag("json", "print one JSON document (schema: see the documentation of EvaluateJSONRenderer)"),
+    ]
+
+    static let help = ArgumentParser.help(
+        usage: "certkit evaluate --anchors FILE [options] CHAIN",
+        summary: """
+            Evaluates CHAIN (leaf first, then any intermediates; '-' reads standard input) against the anchors and
+            prints the result, the error Apple's SecTrust would report and the chain that was built.
+            """,
+        options: options,
+        details: """
+            exit codes: 0 trusted (unspecified, proceed), 10 recoverableTrustFailure, 11 fatalTrustFailure,
+            12 deny, 13 otherError, 1 input error, 2 usage error, 3 backends disagree (--backend both)
+            """)
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CLIError) -> ExitCode {
+        let options = try EvaluateOptions(arguments, registry: context.registry)
+        let evaluation = try options.makeEvaluation(context: context)
+        let names: [String]
+        switch options.backend {
+        case .one(let name): names = [name]
+        case .both: names = context.registry.names
+        }
+        let reports = names.map { name in
+            TrustEvaluator(backend: context.registry.backend(named: name)!).evaluate(evaluation)
+        }
+        let agree = BackendComparison.agree(reports)
+        if agree {
+            let output: String
+            if options.json {
+                output = reports.count > 1
+                    ? EvaluateJSONRenderer.renderAgreement(reports) : EvaluateJSONRenderer.render(reports[0])
+            } else {
+                output = EvaluateTextRenderer.render(reports[0])
+                    + (reports.count > 1 ? "both backends agree (\(names.joined(separator: ", ")))\n" : "")
+            }
+            context.stdout.write(output)
+        } else {
+            context.stdout.write(
+                options.json
+                    ? EvaluateJSONRenderer.renderDisagreement(reports)
+                    : reports.map { "\($0.backend):\n" + EvaluateTextRenderer.render($0) }.joined()
+                        + "backends disagree (\(names.joined(separator: ", ")))\n")
+        }
+        if let path = options.saveExceptions {
+            try saveExceptions(agree ? reports[0] : nil, to: path, context: context)
+        }
+        return agree ? ExitCode(result: reports[0].result) : .backendsDisagree
+    }
+
+    /// Writes the report's exceptions to `path`, or says on stderr why there is nothing to save.
+    private static func saveExceptions(_ report: TrustReport?, to path: String, context: CommandContext) throws(CLIError) {
+        guard let report else {
+            context.stderr.write("certkit: \(path): nothing saved: the backends disagree\n")
+            return
+        }
+        guard let exceptions = report.exceptions else {
+            context.stderr.write(
+                "certkit: \(path): nothing saved: exceptions exist only for recoverableTrustFailure, the result is \(report.result)\n")
+            return
+        }
+        let writer = AtomicFileWriter()
+        try writer.stage(Array(exceptions.jsonData()), to: path)
+        try writer.commit()
+    }
+}

@@ -1,0 +1,82 @@
+import CertKit
+
+/// Renders ``TrustReport`` values as one JSON document.
+///
+/// Schema (stable; keys sorted, two-space indentation, dates ISO 8601 UTC with a `Z`):
+/// ```
+/// {
+///   "result": "recoverableTrustFailure",   // TrustResultType name
+///   "resultCode": 5,                       // its SecTrustResultType raw value
+///   "trusted": false,                      // true exactly for proceed and unspecified
+///   "error": {"code": -67818, "name": "errSecCertificateExpired", "check": "TemporalValidity",
+///             "certificateIndex": 0, "message": "..."} | null,
+///   "backend": "openssl",
+///   "policy": "ssl-server",                // basic | ssl-server | ssl-client | email
+///   "host": "leaf.example" | null,         // the peer name checked by an SSL policy
+///   "verifyDate": "2030-06-01T00:00:00Z",
+///   "pathsTried": 1,
+///   "chain": [{"index": 0, "subject": "...", "issuer": "...", "sha256": "<64 lowercase hex>",
+///              "notBefore": "...", "notAfter": "...", "failedChecks": ["TemporalValidity"]}]   // checks sorted
+/// }
+/// ```
+/// With `--backend both`, when the backends agree the document above gains `"backends": ["openssl", "gnutls"]`
+/// and `"agree": true`; when they disagree the document is `{"agree": false, "reports": {"openssl": {...},
+/// "gnutls": {...}}}` with one document of the form above per backend.
+enum EvaluateJSONRenderer {
+    static func object(_ report: TrustReport) -> [String: JSONValue] {
+        [
+            "result": .string(report.result.description),
+            "resultCode": .int(report.result.rawValue),
+            "trusted": .bool(report.isTrusted),
+            "error": report.error.map { error in
+                .object([
+                    "code": .int(Int(error.code.rawValue)),
+                    "name": .string(error.code.name),
+                    "check": .string(error.check.name),
+                    "certificateIndex": .int(error.certificateIndex),
+                    "message": .string(error.message),
+                ])
+            } ?? .null,
+            "backend": .string(report.backend),
+            "policy": .string(report.policy.description),
+            "host": .optional(host(report.policy)),
+            "verifyDate": .string(DateText.iso8601(report.verifyDate)),
+            "pathsTried": .int(report.pathsTried),
+            "chain": .array(report.chain.enumerated().map { index, certificate in
+                .object([
+                    "index": .int(index),
+                    "subject": .string(certificate.subject.description),
+                    "issuer": .string(certificate.issuer.description),
+                    "sha256": .string(Hex.encode(certificate.sha256Fingerprint)),
+                    "notBefore": .string(DateText.iso8601(certificate.notBefore)),
+                    "notAfter": .string(DateText.iso8601(certificate.notAfter)),
+                    "failedChecks": .strings(
+                        index < report.checks.count ? report.checks[index].sorted().map(\.name) : []),
+                ])
+            }),
+        ]
+    }
+
+    /// One report.
+    static func render(_ report: TrustReport) -> String { JSONValue.object(object(report)).rendered }
+
+    /// Reports that agree: the first report's document plus the backends' names.
+    static func renderAgreement(_ reports: [TrustReport]) -> String {
+        var document = object(reports[0])
+        document["backends"] = .strings(reports.map(\.backend))
+        document["agree"] = .bool(true)
+        return JSONValue.object(document).rendered
+    }
+
+    /// Reports that disagree, side by side.
+    static func renderDisagreement(_ reports: [TrustReport]) -> String {
+        var byBackend: [String: JSONValue] = [:]
+        for report in reports { byBackend[report.backend] = .object(object(report)) }
+        return JSONValue.object(["agree": .bool(false), "reports": .object(byBackend)]).rendered
+    }
+
+    private static func host(_ policy: TrustPolicy) -> String? {
+        if case .ssl(_, let name?, _) = policy { return name.description }
+        return nil
+    }
+}

@@ -1,0 +1,74 @@
+/// A JSON value with a deterministic rendering: object keys sorted by their UTF-8 bytes, two-space indentation,
+/// `/` and non-ASCII left as they are, control characters escaped. The same value always renders the same bytes.
+indirect enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// `.string` or `.null`.
+    static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+
+    /// An array of strings.
+    static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
+
+    /// The pretty-printed document followed by a newline.
+    var rendered: String {
+        var out = ""
+        write(to: &out, indent: 0)
+        out += "\n"
+        return out
+    }
+
+    private func write(to out: inout String, indent: Int) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .int(let value): out += String(value)
+        case .string(let value): Self.writeString(value, to: &out)
+        case .array(let values):
+            guard !values.isEmpty else { out += "[]"; return }
+            out += "[\n"
+            for (position, value) in values.enumerated() {
+                out += Self.padding(indent + 1)
+                value.write(to: &out, indent: indent + 1)
+                out += position == values.count - 1 ? "\n" : ",\n"
+            }
+            out += Self.padding(indent) + "]"
+        case .object(let members):
+            guard !members.isEmpty else { out += "{}"; return }
+            out += "{\n"
+            let keys = members.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            for (position, key) in keys.enumerated() {
+                out += Self.padding(indent + 1)
+                Self.writeString(key, to: &out)
+                out += ": "
+                members[key]!.write(to: &out, indent: indent + 1)
+                out += position == keys.count - 1 ? "\n" : ",\n"
+            }
+            out += Self.padding(indent) + "}"
+        }
+    }
+
+    private static func padding(_ level: Int) -> String { String(repeating: "  ", count: level) }
+
+    private static func writeString(_ value: String, to out: inout String) {
+        out += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}
