@@ -18,7 +18,7 @@ enum BackendKind: String, CaseIterable {
     func raw(_ workload: ChainWorkload) -> RawVerifier {
         switch self {
         case .openssl: .openssl(chain: workload.chain, anchors: workload.anchors, date: workload.date, host: workload.host)
-        case .gnutls: .gnutls(chain: workload.chain, anchors: workload.anchors, host: workload.host)
+        case .gnutls: .gnutls(chain: workload.gnutlsChain ?? workload.chain, anchors: workload.anchors, host: workload.host)
         }
     }
 }

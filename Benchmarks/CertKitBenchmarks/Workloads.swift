@@ -21,6 +21,9 @@ struct ChainWorkload {
     let anchors: [Certificate]
     let host: String
     let date: Date
+    /// What the GnuTLS baseline is given: GnuTLS verifies a list as a chain (at most 16, sorted by issuer), so
+    /// for a pool it gets the path itself; OpenSSL gets the whole pool and builds the path.
+    var gnutlsChain: [Certificate]? = nil
 
     /// The scenarios' verify date (every fixture is valid then).
     static let fixtureDate = ISO8601DateFormatter().date(from: "2030-06-01T00:00:00Z")!
@@ -44,7 +47,7 @@ struct ChainWorkload {
         while anchors.count < 150, let extra = spare.next() { anchors.append(extra) }
         return ChainWorkload(
             name: "wide-pool", chain: leaf + distractors.prefix(50) + [needed], anchors: anchors, host: "leaf.example",
-            date: fixtureDate)
+            date: fixtureDate, gnutlsChain: leaf + [needed])
     }
 
     /// The 50-CA mesh with no path to the anchor.
