@@ -1,1 +1,64 @@
-print("bench")
+import CertKit
+import Foundation
+
+// certkit benchmarks: raw C baselines and certkit, measured in one run (release mode; see Scripts/bench.sh).
+//
+//   certkit-benchmarks [--json FILE] [--reps N] [--min-ms MS] [--fixtures DIR] [--only WORD]
+//
+// Every certkit row carries `ratio` = its µs/op divided by the µs/op of its raw-C baseline row from this run.
+
+var jsonPath: String?
+var settings = MeasurementSettings()
+var fixtures = "Tests/Fixtures/scenarios"
+var only: String?
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    func value() -> String {
+        guard let next = arguments.next() else { fail("\(argument) needs a value") }
+        return next
+    }
+    switch argument {
+    case "--json": jsonPath = value()
+    case "--reps": settings.repetitions = max(1, Int(value()) ?? 15)
+    case "--min-ms": settings.minimumRepetitionNanoseconds = UInt64(max(1, Int(value()) ?? 50)) * 1_000_000
+    case "--fixtures": fixtures = value()
+    case "--only": only = value()
+    case "-h", "--help":
+        emit("usage: certkit-benchmarks [--json FILE] [--reps N] [--min-ms MS] [--fixtures DIR] [--only WORD]")
+        exit(0)
+    default: fail("unknown argument \(argument)")
+    }
+}
+
+let filter = only
+func selected(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
+
+let measurement = Measurement(settings: settings)
+let report = BenchmarkReport()
+emit("certkit benchmarks: median of \(settings.repetitions) repetitions, each ≥ \(settings.minimumRepetitionNanoseconds / 1_000_000) ms")
+emit(BenchmarkReport.header)
+
+if selected("pem") { ConversionBenchmarks(measurement: measurement, report: report).run() }
+
+let evaluations = EvaluationBenchmarks(measurement: measurement, report: report)
+let chains = [
+    ChainWorkload.scenario("valid-chain-rsa", directory: fixtures, anchor: "root-rsa.pem"),
+    ChainWorkload.scenario("valid-chain-ec", directory: fixtures, anchor: "root-ec.pem"),
+    ChainWorkload.widePool(directory: fixtures),
+]
+for workload in chains where selected(workload.name) || selected("evaluate") {
+    for kind in BackendKind.allCases { evaluations.run(workload, backend: kind) }
+}
+if selected("mesh") {
+    let mesh = ChainWorkload.mesh(directory: fixtures)
+    for kind in BackendKind.allCases { evaluations.runMesh(mesh, backend: kind) }
+}
+if selected("throughput") {
+    let concurrency = ConcurrencyBenchmarks(measurement: measurement, report: report)
+    for kind in BackendKind.allCases { concurrency.run(chains[0], backend: kind) }
+}
+
+if let jsonPath {
+    do { try report.writeJSON(to: jsonPath) } catch { fail("cannot write \(jsonPath): \(error)") }
+    emit("wrote \(report.rows.count) rows to \(jsonPath)")
+}

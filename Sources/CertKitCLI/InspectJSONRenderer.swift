@@ -31,33 +31,40 @@ enum InspectJSONRenderer {
     }
 
     static func object(_ summary: CertificateSummary) -> JSONValue {
-        .object([
-            "index": .int(summary.index),
-            "file": .string(summary.file),
-            "subject": .string(summary.subject),
-            "issuer": .string(summary.issuer),
-            "serial": .string(summary.serial),
-            "notBefore": .string(DateText.iso8601(summary.notBefore)),
-            "notAfter": .string(DateText.iso8601(summary.notAfter)),
-            "status": .string(summary.status),
-            "subjectAltNames": .strings(summary.subjectAltNames),
-            "publicKey": .object([
-                "algorithm": .string(summary.publicKey.algorithm),
-                "bits": summary.publicKey.bits.map(JSONValue.int) ?? .null,
-                "curve": .optional(summary.publicKey.curve),
-            ]),
-            "signatureAlgorithm": .string(summary.signatureAlgorithm),
-            "basicConstraints": summary.basicConstraints.map { bc in
-                .object(["ca": .bool(bc.isCA), "pathLength": bc.pathLength.map(JSONValue.int) ?? .null])
-            } ?? .null,
-            "keyUsage": summary.keyUsage.map(JSONValue.strings) ?? .null,
-            "extendedKeyUsage": summary.extendedKeyUsage.map(JSONValue.strings) ?? .null,
-            "extensions": .array(summary.extensions.map { ext in
-                .object(["oid": .string(ext.oid), "name": .optional(ext.name), "critical": .bool(ext.critical)])
-            }),
-            "sha256": .string(Hex.encode(summary.sha256)),
-            "sha1": .string(Hex.encode(summary.sha1)),
-            "spkiPin": .string(summary.spkiPin),
-        ])
+        var members: [String: JSONValue] = [:]
+        members["index"] = .int(summary.index)
+        members["file"] = .string(summary.file)
+        members["subject"] = .string(summary.subject)
+        members["issuer"] = .string(summary.issuer)
+        members["serial"] = .string(summary.serial)
+        members["notBefore"] = .string(DateText.iso8601(summary.notBefore))
+        members["notAfter"] = .string(DateText.iso8601(summary.notAfter))
+        members["status"] = .string(summary.status)
+        members["subjectAltNames"] = .strings(summary.subjectAltNames)
+        members["publicKey"] = publicKey(summary.publicKey)
+        members["signatureAlgorithm"] = .string(summary.signatureAlgorithm)
+        members["basicConstraints"] = basicConstraints(summary.basicConstraints)
+        members["keyUsage"] = summary.keyUsage.map(JSONValue.strings) ?? .null
+        members["extendedKeyUsage"] = summary.extendedKeyUsage.map(JSONValue.strings) ?? .null
+        members["extensions"] = .array(summary.extensions.map(extensionObject))
+        members["sha256"] = .string(Hex.encode(summary.sha256))
+        members["sha1"] = .string(Hex.encode(summary.sha1))
+        members["spkiPin"] = .string(summary.spkiPin)
+        return .object(members)
+    }
+
+    private static func publicKey(_ key: CertificateSummary.Key) -> JSONValue {
+        let bits: JSONValue = key.bits.map(JSONValue.int) ?? .null
+        return .object(["algorithm": .string(key.algorithm), "bits": bits, "curve": .optional(key.curve)])
+    }
+
+    private static func basicConstraints(_ constraints: BasicConstraints?) -> JSONValue {
+        guard let constraints else { return .null }
+        let pathLength: JSONValue = constraints.pathLength.map(JSONValue.int) ?? .null
+        return .object(["ca": .bool(constraints.isCA), "pathLength": pathLength])
+    }
+
+    private static func extensionObject(_ ext: CertificateSummary.Extension) -> JSONValue {
+        .object(["oid": .string(ext.oid), "name": .optional(ext.name), "critical": .bool(ext.critical)])
     }
 }

@@ -151,11 +151,12 @@ struct GnuTLSPathVerifier {
         return failed
     }
 
-    /// A path that does not end at an anchor fails at its last certificate.
+    /// A path that does not end at an anchor fails at its last certificate: AnchorTrusted when it is
+    /// self-signed (names match and its own key verifies its signature), else MissingIntermediate.
     private mutating func checkPathEnd() throws(BackendError) {
         guard !path.endsAtAnchor else { return }
         let last = certificates.count - 1
-        if certificates[last].isSelfIssued {
+        if GnuTLSPublicKey.isSelfSigned(path.certificates[last], selfIssued: certificates[last].isSelfIssued) {
             findings.record(.anchorTrusted, at: last, note: "self-signed certificate is not an anchor")
         } else {
             findings.record(.missingIntermediate, at: last, note: "issuer certificate not found")

@@ -38,4 +38,11 @@ final class GnuTLSPublicKey {
         }
         return code < 0 ? GnuTLSLibrary.errorString(code) : nil
     }
+
+    /// True when `certificate` is self-issued and its own key verifies its signature. A self-issued certificate
+    /// with another key (a key rollover) is not self-signed: its issuer is still missing.
+    static func isSelfSigned(_ certificate: Certificate, selfIssued: Bool) -> Bool {
+        guard selfIssued, let key = try? GnuTLSPublicKey(spki: certificate.publicKey.derEncoded) else { return false }
+        return key.verifySignature(of: certificate) == nil
+    }
 }

@@ -36,7 +36,8 @@ struct GnuTLSUnimportablePathVerifier {
             }
         }
         if !path.endsAtAnchor, let last = certificates.last {
-            let check: TrustCheck = last.isSelfIssued ? .anchorTrusted : .missingIntermediate
+            let check: TrustCheck = GnuTLSPublicKey.isSelfSigned(last, selfIssued: last.isSelfIssued)
+                ? .anchorTrusted : .missingIntermediate
             findings.record(check, at: certificates.count - 1, note: "path does not end at an anchor")
         }
         if !crls.isEmpty { findings.notes.append("CRLs not applied: GnuTLS cannot import every certificate of the path") }

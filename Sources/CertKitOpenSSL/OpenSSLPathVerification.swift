@@ -41,12 +41,12 @@ struct OpenSSLPathVerification {
 
         let context = try OpenSSLStoreContext(
             store: store, target: target, untrusted: untrusted, date: date, crls: crlStack)
-        let recorder = VerificationRecorder()
+        let expected = handles + (anchorHandle.map { [$0] } ?? [])
+        let recorder = VerificationRecorder(path: expected)
         try context.verify(recordingInto: recorder)
         X509VerifyErrorMapping.record(recorder.failures, for: path, into: &findings)
 
         // Depth equals path index only if OpenSSL built the same chain; say so when it did not.
-        let expected = handles + (anchorHandle.map { [$0] } ?? [])
         let built = context.builtChain
         let sameChain = zip(built, expected).allSatisfy { $1.isSame(as: $0) }
         if !sameChain || (built.count != expected.count && recorder.failures.isEmpty) {

@@ -8,6 +8,8 @@ import CertKit
 /// re-keyed or cross-signed root) could be picked instead of the chosen one. A store holding only the chosen
 /// anchor makes OpenSSL verify exactly the candidate path. Paths that do not end at an anchor are verified
 /// against an empty store. Building is linear in the number of anchors and done once per anchor set.
+/// Each store also carries a `check_issued` hook (see ``OpenSSLStore``) so that, between leaf and anchor, OpenSSL
+/// links exactly the candidate path's certificates.
 ///
 /// `@unchecked Sendable` is safe: every store and certificate handle is created and filled in `init` and never
 /// mutated afterwards; verifications only read them, and OpenSSL locks its own `X509_STORE` lookups and the

@@ -16,6 +16,8 @@ internal import COpenSSL
 ///   `X509_check_ca` refuses it) → `keyUsage`.
 /// - `PATH_LENGTH_EXCEEDED` → `basicConstraintsPathLen` on the CA whose pathLenConstraint is exceeded (OpenSSL
 ///   reports that CA; the depth is checked against the parsed path and corrected if needed).
+/// - `INVALID_EXTENSION` → `duplicateExtension` when the parsed certificate repeats an extension, else
+///   `malformedExtension`.
 /// - `KEYUSAGE_NO_CERTSIGN` (reported on the issuing CA) → `keyUsage`; `UNHANDLED_CRITICAL_EXTENSION` →
 ///   `criticalExtensions`; name-constraint errors → `nameConstraints` on the certificate whose name is violated;
 ///   `CERT_REVOKED` → `revocation`; `CERT_CHAIN_TOO_LONG` → `chainLength`.
@@ -47,6 +49,8 @@ enum X509VerifyErrorMapping {
         case pathLength
         /// The chain could not be finished or ends in an untrusted self-signed certificate.
         case chainEnd
+        /// An extension OpenSSL cannot decode; the parsed certificate says whether it is a duplicate.
+        case invalidExtension
         /// A CRL problem: a note only.
         case crlNote
         /// Irrelevant to certkit: dropped without a note.
@@ -81,6 +85,8 @@ enum X509VerifyErrorMapping {
             .pathLength
         case X509_V_ERR_KEYUSAGE_NO_CERTSIGN:
             .check(.keyUsage)
+        case X509_V_ERR_INVALID_EXTENSION:
+            .invalidExtension
         case X509_V_ERR_UNHANDLED_CRITICAL_EXTENSION:
             .check(.criticalExtensions)
         case X509_V_ERR_PERMITTED_VIOLATION, X509_V_ERR_EXCLUDED_VIOLATION, X509_V_ERR_SUBTREE_MINMAX,
@@ -122,7 +128,7 @@ enum X509VerifyErrorMapping {
              X509_V_ERR_KU_KEY_CERT_SIGN_INVALID_FOR_NON_CA, X509_V_ERR_CA_CERT_MISSING_KEY_USAGE:
             .keyUsage
         case X509_V_ERR_PATHLEN_INVALID_FOR_NON_CA, X509_V_ERR_CA_BCONS_NOT_CRITICAL: .basicConstraints
-        case X509_V_ERR_INVALID_EXTENSION, X509_V_ERR_INVALID_POLICY_EXTENSION,
+        case X509_V_ERR_INVALID_POLICY_EXTENSION,
              X509_V_ERR_MISSING_AUTHORITY_KEY_IDENTIFIER, X509_V_ERR_MISSING_SUBJECT_KEY_IDENTIFIER,
              X509_V_ERR_EMPTY_SUBJECT_ALT_NAME, X509_V_ERR_EMPTY_SUBJECT_SAN_NOT_CRITICAL,
              X509_V_ERR_AUTHORITY_KEY_IDENTIFIER_CRITICAL, X509_V_ERR_SUBJECT_KEY_IDENTIFIER_CRITICAL,
@@ -177,6 +183,10 @@ enum X509VerifyErrorMapping {
             case .chainEnd:
                 let check: TrustCheck =
                     depth == last && certificates[last].isSelfIssued ? .anchorTrusted : .missingIntermediate
+                findings.record(check, at: depth, note: reason)
+            case .invalidExtension:
+                let check: TrustCheck =
+                    certificates[depth].extensions.duplicates.isEmpty ? .malformedExtension : .duplicateExtension
                 findings.record(check, at: depth, note: reason)
             case .crlNote:
                 findings.notes.append("[\(depth)] CRL (not a trust failure): \(reason)")

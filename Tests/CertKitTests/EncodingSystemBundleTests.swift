@@ -47,7 +47,10 @@ import Testing
         let source = Array(text.utf8)
         var index = 0
         while index < source.count {
-            if source[index] == UInt8(ascii: "\\"), index + 2 < source.count,
+            if source[index] == UInt8(ascii: "\\"), index + 1 < source.count, source[index + 1] == UInt8(ascii: "\\") {
+                bytes += [source[index], source[index + 1]]
+                index += 2
+            } else if source[index] == UInt8(ascii: "\\"), index + 2 < source.count,
                let value = UInt8(String(decoding: source[(index + 1)...(index + 2)], as: UTF8.self), radix: 16),
                value >= 0x80 {
                 bytes.append(value)

@@ -1,5 +1,5 @@
 import Foundation
-@testable import CertKit
+import CertKit
 import CertKitGnuTLS
 
 /// Loads the committed conformance fixtures (Tests/Fixtures/scenarios) for the GnuTLS backend tests.
@@ -14,12 +14,6 @@ enum GnuTLSFixtures {
     static let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/scenarios")
-
-    /// True once the core's DER parser is in (Certificate(derEncoded:) works on a fixture).
-    static let coreParserAvailable: Bool = {
-        guard let der = try? derBlocks("valid-chain-rsa/root-rsa.pem").first else { return false }
-        return (try? Certificate(derEncoded: der)) != nil
-    }()
 
     /// The DER of every PEM block in `relativePath` (e.g. `valid-chain-rsa/chain.pem`).
     static func derBlocks(_ relativePath: String) throws -> [[UInt8]] {
@@ -48,27 +42,12 @@ enum GnuTLSFixtures {
         try derBlocks(relativePath).map(certificate(der:))
     }
 
-    /// A `Certificate` for `der`: the core's parser, or — while the encoding work has not landed — a value that
-    /// carries only the DER, which is all the backend reads.
-    static func certificate(der: [UInt8]) throws -> Certificate {
-        if let parsed = try? Certificate(derEncoded: der) { return parsed }
-        let empty = DistinguishedName(derEncoded: [], relativeNames: [])
-        return Certificate(
-            derEncoded: der, tbsCertificateBytes: [], version: 3, serialNumber: [],
-            signatureAlgorithm: SignatureAlgorithm(oid: "1.2.840.113549.1.1.11"), signatureBytes: [],
-            issuer: empty, subject: empty, notBefore: .distantPast, notAfter: .distantFuture,
-            publicKey: PublicKeyInfo(algorithm: .other(oid: ""), derEncoded: []), extensions: CertificateExtensions()
-        )
-    }
+    /// The certificate `der`, parsed by the core.
+    static func certificate(der: [UInt8]) throws -> Certificate { try Certificate(derEncoded: der) }
 
-    /// The CRL in `relativePath` (parser or DER-only value, as for certificates).
+    /// The CRL in `relativePath`.
     static func crl(_ relativePath: String) throws -> CertificateRevocationList {
-        let der = try derBlocks(relativePath)[0]
-        if let parsed = try? CertificateRevocationList(derEncoded: der) { return parsed }
-        return CertificateRevocationList(
-            derEncoded: der, issuer: DistinguishedName(derEncoded: [], relativeNames: []), thisUpdate: .distantPast,
-            nextUpdate: nil, revokedSerialNumbers: [], authorityKeyIdentifier: nil
-        )
+        try CertificateRevocationList(derEncoded: try derBlocks(relativePath)[0])
     }
 
     /// The scenario's chain.pem followed by `anchor` (unless the chain already ends with it), as one path.

@@ -185,6 +185,15 @@ import Testing
         #expect(F.failures(findings) == [2: [.anchorTrusted]], "\(findings.notes)")
     }
 
+    @Test func selfSignedLeafThatIsNotAnAnchor() throws {
+        let leaf = try F.certificates("leaf-anchor-self-signed-rsa/chain.pem")[0]
+        let store = try backend.prepareAnchors(try F.certificates("valid-chain-rsa/root-rsa.pem"))
+        let findings = try backend.verify(
+            CandidatePath(certificates: [leaf], endsAtAnchor: false), anchors: store, at: F.verifyDate, crls: []
+        )
+        #expect(F.failures(findings) == [0: [.anchorTrusted]], "\(findings.notes)")
+    }
+
     // MARK: revocation
 
     @Test func revokedLeaf() throws {
@@ -230,9 +239,8 @@ import Testing
     }
 
     /// GnuTLS 3.7 refuses certificates with a duplicate extension; the backend reports DuplicateExtension and
-    /// still verifies the signatures with the keys (needs the core's parser for tbsCertificate and SPKI).
-    @Test(.enabled(if: GnuTLSFixtures.coreParserAvailable))
-    func duplicateExtensionIsReportedNotThrown() throws {
+    /// still verifies the signatures with the keys (the core's parsed tbsCertificate and SPKI).
+    @Test func duplicateExtensionIsReportedNotThrown() throws {
         let findings = try F.verify("duplicate-extension", anchor: "root-rsa.pem")
         #expect(F.failures(findings) == [0: [.duplicateExtension]], "\(findings.notes)")
     }

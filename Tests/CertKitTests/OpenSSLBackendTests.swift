@@ -287,3 +287,35 @@ struct OpenSSLBackendExtensionTests {
         #expect(findings.notes.contains { $0.contains("revocation ignored") })
     }
 }
+
+@Suite("OpenSSLBackend: OpenSSL follows the candidate path")
+struct OpenSSLBackendFixturePathTests {
+    /// A certificate bundle from Tests/Fixtures/scenarios.
+    private func fixture(_ relativePath: String) throws -> [Certificate] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/scenarios/\(relativePath)")
+        return try CertificateBundle.decode([UInt8](try Data(contentsOf: url))).certificates
+    }
+
+    @Test(arguments: [("duplicate-extension", TrustCheck.duplicateExtension), ("malformed-extension", .malformedExtension)])
+    func leafWithExtensionsOpenSSLCannotCacheStillChains(scenario: String, expected: TrustCheck) throws {
+        // OpenSSL's own chain building finds no issuer for such a leaf (it cannot cache its extensions); the
+        // check_issued hook makes it follow the path, so no MissingIntermediate, and every signature is verified.
+        let backend = OpenSSLBackend()
+        let root = try #require(fixture("\(scenario)/root-rsa.pem").first)
+        let chain = try fixture("\(scenario)/chain.pem")
+        #expect(chain.count == 2)
+        let store = try backend.prepareAnchors([root])
+        let findings = try backend.verify(
+            CandidatePath(certificates: chain + [root], endsAtAnchor: true), anchors: store, at: date("2030-06-01"),
+            crls: [])
+        #expect(failures(findings).values.allSatisfy { $0.isSubset(of: [expected]) })
+
+        let forged = try Certificate(derEncoded: flippingLastByte(chain[0].derEncoded))
+        let forgedFindings = try backend.verify(
+            CandidatePath(certificates: [forged, chain[1], root], endsAtAnchor: true), anchors: store,
+            at: date("2030-06-01"), crls: [])
+        #expect(forgedFindings.checks[0].contains(.signature))
+        #expect(!forgedFindings.checks[0].contains(.missingIntermediate))
+    }
+}

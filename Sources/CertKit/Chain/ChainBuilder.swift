@@ -13,14 +13,17 @@ public struct ChainBuilder: Sendable {
         public var maxDepth: Int
         /// The most partial paths expanded.
         public var maxExpansions: Int
-        /// The most candidate paths handed out.
+        /// The most candidate paths handed out (each costs the backend one path verification).
         public var maxCandidates: Int
+        /// The most partial paths waiting to be expanded.
+        public var maxQueued: Int
 
         /// Creates limits.
-        public init(maxDepth: Int = 10, maxExpansions: Int = 2_000, maxCandidates: Int = 32) {
+        public init(maxDepth: Int = 10, maxExpansions: Int = 2_000, maxCandidates: Int = 32, maxQueued: Int = 20_000) {
             self.maxDepth = maxDepth
             self.maxExpansions = maxExpansions
             self.maxCandidates = maxCandidates
+            self.maxQueued = maxQueued
         }
     }
 
@@ -67,7 +70,13 @@ public struct ChainBuilder: Sendable {
                 noteDeadEnd(path)
                 continue
             }
-            for issuer in issuers { queue.append(path + [issuer]) }
+            for issuer in issuers {
+                guard queue.count - head < limits.maxQueued else {
+                    limitReached = true
+                    break
+                }
+                queue.append(path + [issuer])
+            }
         }
         return nil
     }

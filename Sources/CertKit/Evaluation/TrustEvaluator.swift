@@ -12,17 +12,51 @@ public final class TrustEvaluator: Sendable {
     public let backend: any TrustBackend
     /// Bounds on path building.
     public let limits: ChainBuilder.Limits
-    private let anchorStores = AnchorStoreCache()
+    /// The caches in use.
+    public let configuration: Configuration
+    private let anchorStores: AnchorStoreCache
+    private let resultCache: ResultCache?
 
-    /// Creates an evaluator over `backend`.
-    public init(backend: any TrustBackend, limits: ChainBuilder.Limits = .init()) {
+    /// Creates an evaluator over `backend`; `configuration` sets the caches (all on by default).
+    public init(backend: any TrustBackend, limits: ChainBuilder.Limits = .init(), configuration: Configuration = .default) {
         self.backend = backend
         self.limits = limits
+        self.configuration = configuration
+        self.anchorStores = AnchorStoreCache(capacity: configuration.anchorStoreCacheCapacity)
+        self.resultCache = configuration.resultCacheEnabled ? ResultCache(capacity: configuration.resultCacheCapacity) : nil
+    }
+
+    /// Result-cache counters: how many evaluations were served from the cache.
+    public var cacheStatistics: CacheStatistics {
+        guard let statistics = resultCache?.statistics else { return CacheStatistics() }
+        return CacheStatistics(
+            resultHits: statistics.hits, resultMisses: statistics.misses, resultEntries: statistics.entries)
+    }
+
+    /// Empties the result cache (prepared anchor stores are kept).
+    public func removeCachedResults() {
+        resultCache?.removeAll()
     }
 
     /// Evaluates `evaluation` and returns its report. Never throws: backend failures become `otherError`.
+    /// With the result cache on, a repeated evaluation within the same validity window returns the earlier
+    /// report (with this call's verify date).
     public func evaluate(_ evaluation: TrustEvaluation) -> TrustReport {
         let date = evaluation.verifyDate ?? Date()
+        guard let resultCache else { return evaluateUncached(evaluation, date: date) }
+        let key = ResultCacheKey(evaluation, backend: backend.name)
+        if let cached = resultCache.report(for: key, at: date) { return cached }
+        let report = evaluateUncached(evaluation, date: date)
+        // A backend failure may be transient: never remember it.
+        if report.result != .otherError {
+            let window = ResultCacheValidityWindow(
+                evaluation: evaluation, systemAnchors: SystemTrustStore.certificates, date: date)
+            resultCache.insert(report, for: key, window: window)
+        }
+        return report
+    }
+
+    private func evaluateUncached(_ evaluation: TrustEvaluation, date: Date) -> TrustReport {
         let policies = evaluation.policies.isEmpty ? [TrustPolicy.basicX509] : evaluation.policies
         guard let leaf = evaluation.certificates.first else {
             return TrustReport(

@@ -94,7 +94,8 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
         case .weakSignature, .signatureHashAlgorithms: 70
         case .usageConstraints: 60
         case .leafSPKISHA256, .caSPKISHA256: 50
-        case .anchorTrusted, .missingIntermediate, .signature, .pathBuildingLimit: 40
+        case .pathBuildingLimit: 41
+        case .anchorTrusted, .missingIntermediate, .signature: 40
         case .keyUsage, .extendedKeyUsage, .basicConstraints, .basicConstraintsCA, .basicConstraintsPathLen,
              .criticalExtensions, .duplicateExtension, .malformedExtension, .chainLength:
             30

@@ -1,6 +1,7 @@
 /// RFC 4514 rendering and RFC 5280 §7.1 comparison of distinguished names.
 enum NameFormatting {
-    /// The RFC 4514 string: most specific RDN first, `+` inside multi-valued RDNs, OpenSSL short names,
+    /// The RFC 4514 string: most specific RDN first, `+` inside multi-valued RDNs (attributes also in reverse
+    /// encoding order, as OpenSSL's `-nameopt RFC2253` prints them), OpenSSL short names,
     /// and `OID=#hex` (the value's DER) for attribute types without a short name.
     static func rfc4514(_ name: DistinguishedName) -> String {
         let raw = rawValues(name)
@@ -18,7 +19,7 @@ enum NameFormatting {
                     parts.append(attribute.oid + "=#" + Hex.encode(encoded ?? Array(attribute.value.utf8)))
                 }
             }
-            rdnTexts.append(parts.joined(separator: "+"))
+            rdnTexts.append(parts.reversed().joined(separator: "+"))
         }
         return rdnTexts.reversed().joined(separator: ",")
     }

@@ -1,0 +1,52 @@
+import CertKit
+import Foundation
+
+/// Throughput with 1…8 concurrent callers: the raw library, the concurrent evaluator, the serial evaluator, and
+/// one direct caller. Result caches are off (every call evaluates); anchor stores are shared.
+struct ConcurrencyBenchmarks {
+    let measurement: Measurement
+    let report: BenchmarkReport
+    let callerCounts = [1, 2, 4, 8]
+
+    func run(_ workload: ChainWorkload, backend kind: BackendKind) {
+        let benchmark = "throughput \(workload.name)"
+        let raw = kind.raw(workload)
+        let evaluation = workload.evaluation()
+        let evaluator = TrustEvaluator(backend: kind.make(handleCache: false), configuration: .uncached)
+        let serial = SerialTrustEvaluator(evaluator: evaluator)
+        let direct = report.add(row(benchmark, kind, "certkit: one direct caller", measurement.nanosecondsPerOperation {
+            _ = evaluator.evaluate(evaluation)
+        }))
+        _ = direct
+        for callers in callerCounts {
+            let rawRow = report.add(row(benchmark, kind, "raw C: \(callers) callers", throughput(callers) {
+                _ = raw.prepared()
+            }))
+            report.add(row(benchmark, kind, "certkit concurrent: \(callers) callers", throughput(callers) {
+                _ = evaluator.evaluate(evaluation)
+            }), baseline: rawRow)
+            report.add(row(benchmark, kind, "certkit serial: \(callers) callers", throughput(callers) {
+                _ = serial.evaluate(evaluation)
+            }), baseline: rawRow)
+        }
+    }
+
+    /// Wall nanoseconds per operation when `callers` threads share `count` operations.
+    private func throughput(_ callers: Int, _ operation: @escaping @Sendable () -> Void) -> Double {
+        measurement.nanosecondsPerOperation { count in
+            let perThread = max(1, count / callers)
+            let group = DispatchGroup()
+            for _ in 0..<callers {
+                group.enter()
+                let thread = Thread {
+                    for _ in 0..<perThread { operation() }
+                    group.leave()
+                }
+                thread.stackSize = 1 << 20
+                thread.start()
+            }
+            group.wait()
+            return perThread * callers
+        }
+    }
+}

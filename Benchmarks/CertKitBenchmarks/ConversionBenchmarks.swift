@@ -1,0 +1,34 @@
+import CBaselines
+import CertKit
+
+/// PEM → DER over a 1000-certificate bundle, per certificate.
+struct ConversionBenchmarks {
+    let measurement: Measurement
+    let report: BenchmarkReport
+
+    func run() {
+        let (pem, count) = thousandCertificatePEM()
+        let benchmark = "pem-to-der 1000 certs"
+        let converted = pem.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { cb_ossl_pem_to_der($0.baseAddress, $0.count) }
+        }
+        if converted != count { emit("  note: OpenSSL converted \(converted) of \(count) certificates") }
+        let raw = report.add(BenchmarkRow(
+            benchmark: benchmark, backend: "openssl", case: "raw C: PEM_read_bio_X509 + i2d_X509",
+            nanosecondsPerOp: measurement.nanosecondsPerOperation(operationsPerCall: count) {
+                _ = pem.withUnsafeBufferPointer { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) { cb_ossl_pem_to_der($0.baseAddress, $0.count) }
+                }
+            }))
+        report.add(BenchmarkRow(
+            benchmark: benchmark, backend: "certkit", case: "certkit: PEM.decode",
+            nanosecondsPerOp: measurement.nanosecondsPerOperation(operationsPerCall: count) {
+                _ = try? PEM.decode(pem)
+            }), baseline: raw)
+        report.add(BenchmarkRow(
+            benchmark: benchmark, backend: "certkit", case: "certkit: CertificateBundle.decode",
+            nanosecondsPerOp: measurement.nanosecondsPerOperation(operationsPerCall: count) {
+                _ = try? CertificateBundle.decode(pem)
+            }), baseline: raw)
+    }
+}

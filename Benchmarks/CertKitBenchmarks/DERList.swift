@@ -1,0 +1,21 @@
+import CertKit
+
+/// Certificates flattened for the C baselines: one buffer of concatenated DER and the lengths.
+struct DERList {
+    let bytes: [UInt8]
+    let lengths: [Int]
+
+    init(_ certificates: [Certificate]) {
+        bytes = certificates.flatMap(\.derEncoded)
+        lengths = certificates.map(\.derEncoded.count)
+    }
+
+    var count: Int { lengths.count }
+
+    /// Calls `body` with C views of the buffer and the lengths.
+    func withPointers<R>(_ body: (UnsafePointer<UInt8>, UnsafePointer<Int>, Int) -> R) -> R {
+        bytes.withUnsafeBufferPointer { buffer in
+            lengths.withUnsafeBufferPointer { sizes in body(buffer.baseAddress!, sizes.baseAddress!, sizes.count) }
+        }
+    }
+}

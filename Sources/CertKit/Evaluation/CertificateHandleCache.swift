@@ -1,0 +1,56 @@
+
+/// A bounded, thread-safe cache of a backend's parsed certificate handles, keyed by the SHA-256 of the DER.
+///
+/// Backends use it so that intermediates and anchors seen again are not re-imported by the library on every
+/// verification. Least recently used handles are evicted first; a capacity of 0 disables the cache (every
+/// lookup parses). Handles come back shared: the backend must only read them (the libraries' certificate
+/// objects are safe to read from several threads, as prepared anchor stores already rely on).
+public final class CertificateHandleCache<Handle: AnyObject>: Sendable {
+    private struct State {
+        var table: LRUCache<[UInt8], Handle>
+        var hits = 0
+        var misses = 0
+    }
+
+    /// The most handles kept; 0 means the cache is off.
+    public let capacity: Int
+    private let digest: @Sendable ([UInt8]) -> [UInt8]
+    private let state: CacheLock<State>
+
+    /// Creates a cache of at most `capacity` handles, keyed by `digest` of the DER (the library's SHA-256
+    /// is the natural choice; the core's ``SHA256`` is the default).
+    public init(capacity: Int = 256, digest: @escaping @Sendable ([UInt8]) -> [UInt8] = { SHA256.hash($0) }) {
+        self.capacity = max(0, capacity)
+        self.digest = digest
+        self.state = CacheLock(State(table: LRUCache(capacity: max(0, capacity))))
+    }
+
+    /// True when the cache keeps handles.
+    public var isEnabled: Bool { capacity > 0 }
+
+    /// The cached handle for `der`, or the one `make` parses (then cached). `make` runs outside the lock.
+    public func handle<E: Error>(for der: [UInt8], make: ([UInt8]) throws(E) -> Handle) throws(E) -> Handle {
+        guard capacity > 0 else { return try make(der) }
+        let key = digest(der)
+        if let hit = state.withLock({ state -> Handle? in
+            let found = state.table.value(for: key)
+            if found == nil { state.misses += 1 } else { state.hits += 1 }
+            return found
+        }) {
+            return hit
+        }
+        let made = try make(der)
+        state.withLock { $0.table.set(made, for: key) }
+        return made
+    }
+
+    /// Lookups answered from the cache, lookups that parsed, and handles held.
+    public var statistics: (hits: Int, misses: Int, entries: Int) {
+        state.withLock { ($0.hits, $0.misses, $0.table.count) }
+    }
+
+    /// Drops every handle (handles in use stay alive until their users release them).
+    public func removeAll() {
+        state.withLock { $0.table.removeAll() }
+    }
+}

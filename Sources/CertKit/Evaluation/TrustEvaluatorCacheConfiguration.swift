@@ -1,0 +1,43 @@
+extension TrustEvaluator {
+    /// The caches an evaluator keeps. Everything is on by default; turn a cache off to measure without it or
+    /// when inputs are never repeated.
+    public struct Configuration: Sendable, Hashable {
+        /// When true, reports are reused for a repeated evaluation (same certificates, anchors, policies,
+        /// settings, exceptions, CRLs, pins and depth) at a verify date within the same validity window, i.e. no
+        /// certificate or CRL involved changes state between the two dates.
+        public var resultCacheEnabled: Bool
+        /// The most distinct evaluations the result cache holds (least recently used evicted first).
+        public var resultCacheCapacity: Int
+        /// The most prepared anchor stores kept (one per distinct anchor set).
+        public var anchorStoreCacheCapacity: Int
+
+        /// Creates a configuration; the defaults enable every cache.
+        public init(resultCacheEnabled: Bool = true, resultCacheCapacity: Int = 1_024, anchorStoreCacheCapacity: Int = 32) {
+            self.resultCacheEnabled = resultCacheEnabled
+            self.resultCacheCapacity = resultCacheCapacity
+            self.anchorStoreCacheCapacity = anchorStoreCacheCapacity
+        }
+
+        /// Every cache on (the default).
+        public static let `default` = Configuration()
+        /// No result cache: every call evaluates (prepared anchor stores are still shared, as they must be).
+        public static let uncached = Configuration(resultCacheEnabled: false)
+    }
+
+    /// Counters of the result cache, for tests and benchmarks.
+    public struct CacheStatistics: Sendable, Hashable {
+        /// Evaluations answered from the result cache.
+        public var resultHits: Int
+        /// Evaluations the result cache could not answer (0 when it is off).
+        public var resultMisses: Int
+        /// Distinct evaluations currently held.
+        public var resultEntries: Int
+
+        /// Creates statistics.
+        public init(resultHits: Int = 0, resultMisses: Int = 0, resultEntries: Int = 0) {
+            self.resultHits = resultHits
+            self.resultMisses = resultMisses
+            self.resultEntries = resultEntries
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import CertKit
+import Foundation
+import Testing
+
+/// A handful of checks on the built `certkit` executable: real process, real exit codes and streams.
+@Suite("the certkit binary")
+struct BinaryTests {
+    /// The executable next to the test bundle (`.build/<config>/certkit`), else under the package root.
+    static var executable: String? {
+        let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [
+            bundleDirectory.appendingPathComponent("certkit").path,
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("certkit").path,
+            Paths.root.appendingPathComponent(".build/debug/certkit").path,
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    struct Outcome {
+        var code: Int32
+        var stdout: [UInt8]
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String], stdin: [UInt8] = []) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(executable, "build the certkit product first"))
+        process.arguments = arguments
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(stdin))
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(code: process.terminationStatus, stdout: Array(out), stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    @Test("--version and --help exit 0")
+    func version() throws {
+        let version = try Self.run(["--version"])
+        #expect(version.code == 0 && String(decoding: version.stdout, as: UTF8.self).hasPrefix("certkit "))
+        #expect(try Self.run(["inspect", "--help"]).code == 0)
+    }
+
+    @Test("a usage error exits 2 with one stderr line")
+    func usage() throws {
+        let result = try Self.run(["convert", "--nope"])
+        #expect(result.code == 2)
+        #expect(result.stderr == "certkit: unknown option '--nope' (see 'certkit convert --help')\n")
+    }
+
+    @Test("a missing file exits 1 naming it")
+    func missing() throws {
+        let result = try Self.run(["inspect", "/nonexistent/cert.pem"])
+        #expect(result.code == 1)
+        #expect(result.stderr == "certkit: /nonexistent/cert.pem: no such file\n")
+    }
+
+    @Test("convert through pipes: PEM on stdin, DER on stdout")
+    func convertPipe() throws {
+        let result = try Self.run(["convert", "-"], stdin: try Paths.bytes(Paths.sample("server.pem")))
+        #expect(result.code == 0 && result.stderr.isEmpty)
+        #expect(result.stdout == (try sampleCertificates("server.pem"))[0].derEncoded)
+        #expect(try Self.run(["convert", Paths.sample("bundle.pem")]).code == 2)
+    }
+
+    @Test("evaluate exit codes: trusted 0, expired 10")
+    func evaluate() throws {
+        let common = ["evaluate", "--anchors", Paths.sample("root-ca.pem"), "--at", "2030-06-01", "--host", "localhost"]
+        #expect(try Self.run(common + [Paths.sample("server-chain.pem")]).code == 0)
+        #expect(try Self.run(common + ["--intermediates", Paths.sample("intermediate-ca.pem"), Paths.sample("expired.pem")]).code == 10)
+    }
+}

@@ -1,0 +1,210 @@
+import CertKit
+@testable import CertKitCLI
+import Foundation
+import Testing
+
+@Suite("evaluate: mapping and rendering")
+struct EvaluateRenderingTests {
+    @Test("exit codes map the result types")
+    func exitCodes() {
+        let expected: [TrustResultType: Int32] = [
+            .unspecified: 0, .proceed: 0, .recoverableTrustFailure: 10, .fatalTrustFailure: 11, .deny: 12,
+            .otherError: 13, .invalid: 13,
+        ]
+        for result in TrustResultType.allCases {
+            #expect(ExitCode(result: result).rawValue == expected[result])
+        }
+    }
+
+    static func report(
+        _ result: TrustResultType, checks: [Set<TrustCheck>], error: TrustError?, backend: String = "openssl"
+    ) throws -> TrustReport {
+        let chain = try sampleCertificates("server-chain.pem") + sampleCertificates("root-ca.pem")
+        return TrustReport(
+            result: result, chain: chain, checks: checks, error: error, backend: backend,
+            policy: .sslServer(host: "localhost"), verifyDate: try #require(DateText.parse("2030-06-01")), pathsTried: 2)
+    }
+
+    static let expired = TrustError(check: .temporalValidity, certificateIndex: 0, message: "\"localhost\" expired on 2020-01-01")
+
+    @Test("text: verdict line, then one line per certificate")
+    func text() throws {
+        let report = try Self.report(
+            .recoverableTrustFailure, checks: [[.temporalValidity, .sslHostname], [], []], error: Self.expired)
+        #expect(EvaluateTextRenderer.render(report) == """
+            recoverableTrustFailure: errSecCertificateExpired (-67818): "localhost" expired on 2020-01-01
+              [0] CN=localhost  (issuer CN=certkit Demo Intermediate CA)  — SSLHostname, TemporalValidity
+              [1] CN=certkit Demo Intermediate CA  (issuer CN=certkit Demo Root CA)  — ok
+              [2] CN=certkit Demo Root CA  (issuer CN=certkit Demo Root CA)  — ok
+
+            """)
+        let trusted = try Self.report(.unspecified, checks: [[], [], []], error: nil)
+        #expect(EvaluateTextRenderer.verdict(trusted) == "unspecified: trusted")
+    }
+
+    @Test("JSON schema: exactly the documented keys")
+    func jsonSchema() throws {
+        let report = try Self.report(.recoverableTrustFailure, checks: [[.temporalValidity], [], []], error: Self.expired)
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(EvaluateJSONRenderer.render(report).utf8)) as? [String: Any])
+        #expect(Set(json.keys) == [
+            "result", "resultCode", "trusted", "error", "backend", "policy", "host", "verifyDate", "pathsTried", "chain",
+        ])
+        #expect(json["result"] as? String == "recoverableTrustFailure")
+        #expect(json["resultCode"] as? Int == 5)
+        #expect(json["trusted"] as? Bool == false)
+        #expect(json["backend"] as? String == "openssl")
+        #expect(json["policy"] as? String == "ssl-server")
+        #expect(json["host"] as? String == "localhost")
+        #expect(json["verifyDate"] as? String == "2030-06-01T00:00:00Z")
+        #expect(json["pathsTried"] as? Int == 2)
+        let error = try #require(json["error"] as? [String: Any])
+        #expect(Set(error.keys) == ["code", "name", "check", "certificateIndex", "message"])
+        #expect(error["code"] as? Int == -67818)
+        #expect(error["name"] as? String == "errSecCertificateExpired")
+        #expect(error["check"] as? String == "TemporalValidity")
+        let chain = try #require(json["chain"] as? [[String: Any]])
+        #expect(chain.count == 3)
+        for (index, entry) in chain.enumerated() {
+            #expect(Set(entry.keys) == ["index", "subject", "issuer", "sha256", "notBefore", "notAfter", "failedChecks"])
+            #expect(entry["index"] as? Int == index)
+        }
+        #expect(chain[0]["failedChecks"] as? [String] == ["TemporalValidity"])
+        #expect(chain[0]["subject"] as? String == "CN=localhost")
+
+        let trusted = try Self.report(.unspecified, checks: [[], [], []], error: nil)
+        let trustedJSON = try #require(
+            try JSONSerialization.jsonObject(with: Data(EvaluateJSONRenderer.render(trusted).utf8)) as? [String: Any])
+        #expect(trustedJSON["error"] is NSNull && trustedJSON["trusted"] as? Bool == true)
+    }
+
+    @Test("backend comparison and the both-backends documents")
+    func comparison() throws {
+        let a = try Self.report(.recoverableTrustFailure, checks: [[.temporalValidity], [], []], error: Self.expired)
+        var b = a
+        b.backend = "gnutls"
+        b.notes = ["different notes do not matter"]
+        #expect(BackendComparison.agree([a, b]))
+        let agreed = try #require(try JSONSerialization.jsonObject(
+            with: Data(EvaluateJSONRenderer.renderAgreement([a, b]).utf8)) as? [String: Any])
+        #expect(agreed["agree"] as? Bool == true && agreed["backends"] as? [String] == ["openssl", "gnutls"])
+        #expect(agreed["result"] as? String == "recoverableTrustFailure")
+
+        var c = b
+        c.checks = [[.temporalValidity], [.temporalValidity], []]
+        #expect(!BackendComparison.agree([a, c]))
+        var d = b
+        d.result = .fatalTrustFailure
+        #expect(!BackendComparison.agree([a, d]))
+        let disagreed = try #require(try JSONSerialization.jsonObject(
+            with: Data(EvaluateJSONRenderer.renderDisagreement([a, d]).utf8)) as? [String: Any])
+        #expect(Set(disagreed.keys) == ["agree", "reports"])
+        let reports = try #require(disagreed["reports"] as? [String: [String: Any]])
+        #expect(Set(reports.keys) == ["openssl", "gnutls"])
+        #expect(reports["gnutls"]?["result"] as? String == "fatalTrustFailure")
+    }
+}
+
+@Suite("evaluate: options")
+struct EvaluateOptionTests {
+    static let anchors = ["--anchors", Paths.sample("root-ca.pem")]
+    static let chain = Paths.sample("server-chain.pem")
+
+    @Test("usage errors exit 2 with one line", arguments: [
+        ["evaluate", chain],
+        ["evaluate"] + anchors,
+        ["evaluate"] + anchors + [chain, chain],
+        ["evaluate", "--host", "a", "--ip", "127.0.0.1"] + anchors + [chain],
+        ["evaluate", "--ip", "not-an-ip"] + anchors + [chain],
+        ["evaluate", "--host", "a", "--policy", "basic"] + anchors + [chain],
+        ["evaluate", "--email", "a@b.example", "--policy", "ssl-server"] + anchors + [chain],
+        ["evaluate", "--email", "nobody"] + anchors + [chain],
+        ["evaluate", "--policy", "tls"] + anchors + [chain],
+        ["evaluate", "--profile", "google"] + anchors + [chain],
+        ["evaluate", "--at", "2030-99-01"] + anchors + [chain],
+        ["evaluate", "--max-depth", "0"] + anchors + [chain],
+        ["evaluate", "--max-depth", "many"] + anchors + [chain],
+        ["evaluate", "--pin", "sha256/short"] + anchors + [chain],
+        ["evaluate", "--pin", "sha1/AAAA"] + anchors + [chain],
+        ["evaluate", "--backend", "wolfssl"] + anchors + [chain],
+        ["evaluate", "--json", "--json"] + anchors + [chain],
+        ["evaluate", "--anchors", "-", "-"],
+    ])
+    func usageErrors(arguments: [String]) {
+        let result = certkit(arguments)
+        #expect(result.code == 2, "\(arguments)")
+        #expect(result.stderrLines.count == 1 && result.stderr.contains("'certkit evaluate --help'"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("options map onto the evaluation")
+    func mapping() throws {
+        let pin = SPKIPin(certificate: try sampleCertificates("server.pem")[0]).description
+        let parsed = try ArgumentParser.parse(
+            ["--host", "127.0.0.1", "--profile", "rfc5280", "--at", "2030-06-01", "--max-depth", "3", "--pin", pin,
+             "--intermediates", Paths.sample("intermediate-ca.pem"), "--always-trust", Paths.sample("self-signed.pem"),
+             "--distrust", Paths.sample("wrong-host.pem")] + Self.anchors + [Paths.sample("server.pem")],
+            options: EvaluateCommand.options, command: "evaluate")
+        let options = try EvaluateOptions(parsed, registry: .standard)
+        #expect(options.policy == .ssl(server: true, name: .ip([127, 0, 0, 1]), profile: .rfc5280))
+        #expect(options.backend == .one("openssl"))
+        let context = CommandContext(stdin: MemorySource(), stdout: MemorySink(), stderr: MemorySink(), registry: .standard)
+        let evaluation = try options.makeEvaluation(context: context)
+        #expect(evaluation.certificates == (try sampleCertificates("server.pem")))
+        #expect(evaluation.anchors == (try sampleCertificates("root-ca.pem")))
+        #expect(evaluation.anchorsOnly)
+        #expect(evaluation.verifyDate == DateText.parse("2030-06-01"))
+        #expect(evaluation.maxDepth == 3)
+        #expect(evaluation.pins.map(\.description) == [pin])
+        #expect(evaluation.additionalIntermediates == (try sampleCertificates("intermediate-ca.pem")))
+        #expect(evaluation.trustSettings.alwaysTrust == (try sampleCertificates("self-signed.pem")))
+        #expect(evaluation.trustSettings.distrust == (try sampleCertificates("wrong-host.pem")))
+
+        func policy(_ arguments: [String]) throws -> TrustPolicy {
+            let parsed = try ArgumentParser.parse(
+                arguments + Self.anchors + [Self.chain], options: EvaluateCommand.options, command: "evaluate")
+            return try EvaluateOptions(parsed, registry: .standard).policy
+        }
+        #expect(try policy([]) == .basicX509)
+        #expect(try policy(["--host", "localhost"]) == .ssl(server: true, name: .dns("localhost"), profile: .apple))
+        #expect(try policy(["--policy", "ssl-client"]) == .ssl(server: false, name: nil, profile: .apple))
+        #expect(try policy(["--email", "a@b.example"]) == .email(address: "a@b.example", profile: .apple))
+    }
+
+    @Test("--system-roots adds the system bundle and clears anchorsOnly; no --anchors needed")
+    func systemRoots() throws {
+        let parsed = try ArgumentParser.parse(
+            ["--system-roots", Self.chain], options: EvaluateCommand.options, command: "evaluate")
+        let options = try EvaluateOptions(parsed, registry: .standard)
+        let context = CommandContext(stdin: MemorySource(), stdout: MemorySink(), stderr: MemorySink(), registry: .standard)
+        let evaluation = try options.makeEvaluation(context: context)
+        #expect(!evaluation.anchorsOnly)
+        #expect(evaluation.anchors.count > 10)
+    }
+
+    @Test("bad exceptions, CRL and anchor files are input errors (exit 1), also with --json")
+    func inputErrors() throws {
+        let directory = try TemporaryDirectory()
+        let notJSON = try directory.write("exceptions.json", Array("{\"version\": 2}".utf8))
+        let notCRL = Paths.sample("server.pem")
+        for (option, path) in [("--exceptions", notJSON), ("--crl", notCRL), ("--anchors", Paths.badInput("empty.pem")),
+                               ("--intermediates", directory.file("missing.pem"))] {
+            let result = certkit(["evaluate", "--json", option, path] + Self.anchors + [Self.chain])
+            #expect(result.code == 1, "\(option)")
+            #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("certkit: \(path): "))
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
+    @Test("CRLs load from PEM and DER")
+    func crls() throws {
+        let pemPath = Paths.root.appendingPathComponent("Tests/Fixtures/scenarios/revoked-leaf/int-revokes-leaf.crl.pem").path
+        let loader = CRLLoader(reader: InputReader(stdin: MemorySource()))
+        let fromPEM = try loader.load(pemPath)
+        #expect(fromPEM.count == 1)
+        let der = try #require(try PEM.decode(try Paths.bytes(pemPath)).first?.bytes)
+        let fromDER = try CRLLoader(reader: InputReader(stdin: MemorySource(der))).load("-")
+        #expect(fromDER == fromPEM)
+        #expect(throws: CLIError.self) { try loader.load(Paths.sample("server.pem")) }
+    }
+}

@@ -1,0 +1,52 @@
+import CertKit
+import CertKitGnuTLS
+import CertKitOpenSSL
+import Foundation
+
+/// Fixture loading and evaluation inputs shared by the cache and concurrency tests.
+enum ConcurrencyFixtures {
+    struct FixtureError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The scenarios directory (Tests/Fixtures/scenarios).
+    static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/scenarios")
+
+    /// An ISO 8601 day at midnight UTC, e.g. `date("2030-06-01")`.
+    static func date(_ day: String) -> Date {
+        ISO8601DateFormatter().date(from: day + "T00:00:00Z")!
+    }
+
+    /// The fixtures' verify date.
+    static let verifyDate = date("2030-06-01")
+
+    /// The certificates of `relativePath` (PEM), parsed by the core.
+    static func certificates(_ relativePath: String) throws -> [Certificate] {
+        let data = try Data(contentsOf: directory.appendingPathComponent(relativePath))
+        return try CertificateBundle.decode([UInt8](data)).certificates
+    }
+
+    /// The CRL of `relativePath` (one PEM block).
+    static func crl(_ relativePath: String) throws -> CertificateRevocationList {
+        let data = try Data(contentsOf: directory.appendingPathComponent(relativePath))
+        guard let block = try PEM.decode([UInt8](data)).first else {
+            throw FixtureError(description: "no PEM block in \(relativePath)")
+        }
+        return try CertificateRevocationList(derEncoded: block.bytes)
+    }
+
+    /// Both backends, by name.
+    static let backends: [String: any TrustBackend] = ["openssl": OpenSSLBackend(), "gnutls": GnuTLSBackend()]
+
+    /// The backend called `name`.
+    static func backend(_ name: String) -> any TrustBackend { backends[name]! }
+
+    /// An SSL-server evaluation of `chain` for `host` against `anchors` at `date`.
+    static func evaluation(
+        chain: [Certificate], anchors: [Certificate], host: String = "leaf.example", date: Date = verifyDate
+    ) -> TrustEvaluation {
+        TrustEvaluation(certificates: chain, policies: [.sslServer(host: host)], anchors: anchors, verifyDate: date)
+    }
+}

@@ -1,0 +1,42 @@
+@testable import CertKit
+
+/// Builds DER by hand for tests that need encodings no tool produces (duplicates, broken extensions, ...).
+enum DERBuilder {
+    static func length(_ count: Int) -> [UInt8] {
+        if count < 0x80 { return [UInt8(count)] }
+        var bytes: [UInt8] = []
+        var value = count
+        while value > 0 {
+            bytes.insert(UInt8(value & 0xFF), at: 0)
+            value >>= 8
+        }
+        return [0x80 | UInt8(bytes.count)] + bytes
+    }
+
+    static func tlv(_ tag: UInt8, _ contents: [UInt8]) -> [UInt8] { [tag] + length(contents.count) + contents }
+    static func sequence(_ elements: [[UInt8]]) -> [UInt8] { tlv(0x30, elements.flatMap { $0 }) }
+    static func set(_ elements: [[UInt8]]) -> [UInt8] { tlv(0x31, elements.flatMap { $0 }) }
+
+    /// An Extension SEQUENCE.
+    static func `extension`(_ oid: [UInt8], critical: Bool = false, _ value: [UInt8]) -> [UInt8] {
+        sequence([tlv(0x06, oid)] + (critical ? [[0x01, 0x01, 0xFF]] : []) + [tlv(0x04, value)])
+    }
+
+    /// `certificate` with its extensions replaced by `extensions` (the signature is left as is: it no longer
+    /// verifies, which parsing does not care about).
+    static func replacingExtensions(of certificate: [UInt8], with extensions: [[UInt8]]) throws -> [UInt8] {
+        var top = DERReader(certificate)
+        var outer = try top.read(DERTag.sequence, "certificate").children()
+        let tbs = try outer.read(DERTag.sequence, "tbs")
+        var rest: [[UInt8]] = []
+        while let node = try outer.next() { rest.append(node.encoded) }
+        var fields = try tbs.children()
+        var kept: [[UInt8]] = []
+        while let node = try fields.next() {
+            if node.tag != 0xA3 { kept.append(node.encoded) }
+        }
+        if !kept.contains(where: { $0.first == 0xA0 }) { kept.insert(tlv(0xA0, [0x02, 0x01, 0x02]), at: 0) }
+        let newTBS = sequence(kept + [tlv(0xA3, sequence(extensions))])
+        return sequence([newTBS] + rest)
+    }
+}
