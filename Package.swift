@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "CertKitTests", dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS"]),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS"]
+            dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS", "CertKitCLI"]
         ),
         .testTarget(name: "CLITests", dependencies: ["CertKitCLI", "CertKit"]),
     ],

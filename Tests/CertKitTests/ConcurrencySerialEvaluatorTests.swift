@@ -22,6 +22,9 @@ final class InstrumentedBackend: TrustBackend {
     func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore {
         try real.prepareAnchors(anchors)
     }
+    func libraryFields(of der: [UInt8]) throws(BackendError) -> LibraryCertificateFields {
+        try real.libraryFields(of: der)
+    }
     func verify(
         _ path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
     ) throws(BackendError) -> PathFindings {

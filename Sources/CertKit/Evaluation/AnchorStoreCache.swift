@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// Prepared anchor stores, built once per anchor set and shared (DESIGN §1: prepared state is built once).
 /// Lookups compare the anchor arrays for equality, which is O(1) when callers reuse the same array.
@@ -8,7 +8,7 @@ final class AnchorStoreCache: Sendable {
         let store: any PreparedAnchorStore
     }
 
-    private let entries = Mutex<[Int: [Entry]]>([:])
+    private let entries = CacheLock<[Int: [Entry]]>([:])
     private let capacity: Int
 
     init(capacity: Int = 32) { self.capacity = capacity }

@@ -88,4 +88,9 @@ public protocol TrustBackend: Sendable {
     func verify(
         _ path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
     ) throws(BackendError) -> PathFindings
+
+    /// Parses `der` with the library and reports the fields it reads (names, serial, validity, SAN, basic
+    /// constraints, key), so tests can check that the core's parser and the library agree.
+    /// - Throws: ``BackendError`` when the library refuses the certificate or a field it cannot read.
+    func libraryFields(of der: [UInt8]) throws(BackendError) -> LibraryCertificateFields
 }

@@ -17,11 +17,18 @@ enum PEMDecoder {
             }
             let label = String(decoding: text[labelStart..<labelEnd], as: UTF8.self)
             let bodyStart = labelEnd + dashes.count
-            guard let end = find(endMarker, in: text, from: bodyStart, to: text.count) else {
-                throw CertificateDecodingError(.malformedPEM, "PEM block \(number) (\(label)): missing END line")
+            // One scan for the next dashes run: it must be this block's END, not another BEGIN.
+            var end: Int?
+            var search = bodyStart
+            while let dashesAt = find(dashes, in: text, from: search, to: text.count) {
+                if hasPrefix(endMarker, in: text, at: dashesAt) { end = dashesAt; break }
+                if hasPrefix(beginMarker, in: text, at: dashesAt) {
+                    throw CertificateDecodingError(.malformedPEM, "PEM block \(number) (\(label)): missing END line before the next BEGIN")
+                }
+                search = dashesAt + 1
             }
-            if find(beginMarker, in: text, from: bodyStart, to: end) != nil {
-                throw CertificateDecodingError(.malformedPEM, "PEM block \(number) (\(label)): missing END line before the next BEGIN")
+            guard let end else {
+                throw CertificateDecodingError(.malformedPEM, "PEM block \(number) (\(label)): missing END line")
             }
             let endLabelStart = end + endMarker.count
             guard let endLabelEnd = findOnLine(dashes, in: text, from: endLabelStart) else {
@@ -66,21 +73,27 @@ enum PEMDecoder {
 
     /// The index of the first occurrence of `pattern` in `text[from..<to]`.
     private static func find(_ pattern: [UInt8], in text: [UInt8], from: Int, to: Int) -> Int? {
-        guard let first = pattern.first, to - from >= pattern.count else { return nil }
-        var index = from
-        let last = to - pattern.count
-        while index <= last {
-            if text[index] == first {
-                var match = true
-                for offset in 1..<pattern.count where text[index + offset] != pattern[offset] {
-                    match = false
-                    break
-                }
-                if match { return index }
+        guard let first = pattern.first, from >= 0, to <= text.count, to - from >= pattern.count else { return nil }
+        return text.withUnsafeBufferPointer { buffer -> Int? in
+            var index = from
+            let last = to - pattern.count
+            while index <= last {
+                if buffer[index] == first && hasPrefix(pattern, in: buffer, at: index) { return index }
+                index += 1
             }
-            index += 1
+            return nil
         }
-        return nil
+    }
+
+    /// True when `text[at...]` starts with `pattern`.
+    private static func hasPrefix(_ pattern: [UInt8], in text: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        guard index >= 0, text.count - index >= pattern.count else { return false }
+        for offset in 0..<pattern.count where text[index + offset] != pattern[offset] { return false }
+        return true
+    }
+
+    private static func hasPrefix(_ pattern: [UInt8], in text: [UInt8], at index: Int) -> Bool {
+        text.withUnsafeBufferPointer { hasPrefix(pattern, in: $0, at: index) }
     }
 
     /// The index of `pattern` between `from` and the end of that line.

@@ -1,0 +1,106 @@
+import CertKit
+import CertKitOpenSSL
+import Foundation
+import Testing
+
+@Suite("TrustEvaluation: the SecTrust model")
+struct TrustEvaluationModelTests {
+    static let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/scenarios")
+    static let verifyDate = Date(timeIntervalSince1970: 1_906_934_400)  // 2030-06-06
+
+    static func load(_ relative: String) throws -> [Certificate] {
+        try CertificateBundle.decode([UInt8](Data(contentsOf: scenarios.appendingPathComponent(relative)))).certificates
+    }
+
+    let evaluator = TrustEvaluator(backend: OpenSSLBackend())
+
+    func validEvaluation(host: String = "leaf.example") throws -> TrustEvaluation {
+        TrustEvaluation(
+            certificates: try Self.load("valid-chain-rsa/chain.pem"), policies: [.sslServer(host: host)],
+            anchors: try Self.load("valid-chain-rsa/root-rsa.pem"), verifyDate: Self.verifyDate)
+    }
+
+    @Test func resultIsInvalidUntilEvaluated() throws {
+        var trust = try validEvaluation()
+        #expect(trust.result == .invalid)
+        #expect(trust.report == nil)
+        trust.evaluate(with: evaluator)
+        #expect(trust.result == .unspecified)
+    }
+
+    @Test("changing any input resets the result to invalid")
+    func anyChangeResets() throws {
+        let base = try validEvaluation()
+        let other = try Self.load("valid-chain-ec/root-ec.pem")
+        let changes: [(String, (inout TrustEvaluation) -> Void)] = [
+            ("certificates", { $0.certificates = Array($0.certificates.prefix(1)) }),
+            ("policies", { $0.policies = [.basicX509] }),
+            ("anchors", { $0.anchors = other }),
+            ("anchorsOnly", { $0.anchorsOnly = false }),
+            ("verifyDate", { $0.verifyDate = Date() }),
+            ("trustSettings", { $0.trustSettings = TrustSettings(distrust: other) }),
+            ("exceptions", { $0.exceptions = nil }),
+            ("crls", { $0.crls = [] }),
+            ("pins", { $0.pins = [] }),
+            ("additionalIntermediates", { $0.additionalIntermediates = other }),
+            ("maxDepth", { $0.maxDepth = 5 }),
+        ]
+        for (name, change) in changes {
+            var trust = base
+            trust.evaluate(with: evaluator)
+            #expect(trust.result == .unspecified)
+            change(&trust)
+            #expect(trust.result == .invalid, "changing \(name) must reset the result")
+        }
+    }
+
+    @Test("the exceptions flow: accept a recoverable failure, then lose it on a new failure or another leaf")
+    func exceptionsFlow() throws {
+        var trust = try validEvaluation(host: "other.example")
+        let first = trust.evaluate(with: evaluator)
+        #expect(first.result == .recoverableTrustFailure)
+        let exceptions = try #require(first.exceptions)
+        #expect(exceptions.checks == [.sslHostname])
+
+        // Saved and read back through the documented JSON form.
+        let restored = try TrustExceptions(jsonData: exceptions.jsonData())
+        #expect(restored == exceptions)
+        let json = try #require(String(data: exceptions.jsonData(), encoding: .utf8))
+        #expect(json.hasPrefix("{\"checks\":[\"SSLHostname\"],\"leafSHA256\":\""))
+
+        trust.exceptions = restored
+        #expect(trust.evaluate(with: evaluator).result == .proceed)
+
+        // A new failure (the leaf expires) is not covered.
+        trust.verifyDate = Date(timeIntervalSince1970: 1_940_000_000)  // 2031-06-25, after notAfter
+        let later = trust.evaluate(with: evaluator)
+        #expect(later.result == .recoverableTrustFailure)
+        #expect(later.checks[0] == [.sslHostname, .temporalValidity])
+
+        // Another leaf is not covered.
+        var otherLeaf = TrustEvaluation(
+            certificates: try Self.load("valid-chain-ec/chain.pem"), policies: [.sslServer(host: "other.example")],
+            anchors: try Self.load("valid-chain-ec/root-ec.pem"), verifyDate: Self.verifyDate, exceptions: restored)
+        #expect(otherLeaf.evaluate(with: evaluator).result == .recoverableTrustFailure)
+    }
+
+    @Test func exceptionsRejectMalformedJSON() {
+        #expect(throws: (any Error).self) { try TrustExceptions(jsonData: Data("{}".utf8)) }
+        #expect(throws: (any Error).self) {
+            try TrustExceptions(jsonData: Data(#"{"version":2,"leafSHA256":"00","checks":[]}"#.utf8))
+        }
+        #expect(throws: (any Error).self) {
+            try TrustExceptions(jsonData: Data(#"{"version":1,"leafSHA256":"zz","checks":["SSLHostname"]}"#.utf8))
+        }
+    }
+
+    @Test("exceptions never cover fatal or deny failures")
+    func exceptionsNeverCoverFatal() throws {
+        let leaf = try #require(try Self.load("valid-chain-rsa/chain.pem").first)
+        let everything = TrustExceptions(leaf: leaf, checks: Set(TrustCheck.allCases))
+        #expect(!everything.covers(leaf: leaf, failures: [.revocation]))
+        #expect(!everything.covers(leaf: leaf, failures: [.usageConstraints, .sslHostname]))
+        #expect(everything.covers(leaf: leaf, failures: [.sslHostname, .temporalValidity]))
+    }
+}
