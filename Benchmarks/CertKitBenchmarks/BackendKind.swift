@@ -9,8 +9,8 @@ enum BackendKind: String, CaseIterable {
     /// A backend instance; `handleCache` turns the backend's parsed-certificate cache on or off.
     func make(handleCache: Bool) -> any TrustBackend {
         switch self {
-        case .openssl: OpenSSLBackend()
-        case .gnutls: GnuTLSBackend()
+        case .openssl: OpenSSLBackend(certificateCacheCapacity: handleCache ? 256 : 0)
+        case .gnutls: GnuTLSBackend(certificateCacheCapacity: handleCache ? 256 : 0)
         }
     }
 

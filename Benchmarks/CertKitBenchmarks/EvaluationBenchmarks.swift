@@ -25,6 +25,11 @@ struct EvaluationBenchmarks {
             _ = uncached.evaluate(evaluation)
         }), baseline: rawPrepared)
 
+        let withHandles = TrustEvaluator(backend: kind.make(handleCache: true), configuration: .uncached)
+        report.add(row(benchmark, kind, "certkit: prepared, cert cache on", measurement.nanosecondsPerOperation {
+            _ = withHandles.evaluate(evaluation)
+        }), baseline: rawPrepared)
+
         let ders = workload.chainDER
         report.add(row(benchmark, kind, "certkit: fresh chain from DER", measurement.nanosecondsPerOperation {
             _ = uncached.evaluate(workload.evaluation(chain: parse(ders)))

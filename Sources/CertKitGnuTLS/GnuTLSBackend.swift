@@ -8,8 +8,16 @@ public struct GnuTLSBackend: TrustBackend {
     /// `gnutls`.
     public var name: String { "gnutls" }
 
-    /// Creates the backend.
-    public init() {}
+    /// Imported `gnutls_x509_crt_t` handles of path certificates, keyed by the DER's SHA-256, so a certificate
+    /// seen again is not imported again. Cached handles are only read afterwards (verification, getters), as
+    /// the certificates of a trust list shared by many sessions are.
+    let certificateCache: CertificateHandleCache<GnuTLSCertificate>
+
+    /// Creates the backend. `certificateCacheCapacity` bounds the parsed-certificate cache (least recently used
+    /// handles are dropped first); 0 turns it off.
+    public init(certificateCacheCapacity: Int = 256) {
+        certificateCache = CertificateHandleCache(capacity: certificateCacheCapacity)
+    }
 
     /// Imports `der` with `gnutls_x509_crt_import`; the bytes must be exactly one certificate (GnuTLS would
     /// ignore trailing bytes, so the outer DER length and the re-exported encoding are compared with the input).
@@ -53,7 +61,8 @@ public struct GnuTLSBackend: TrustBackend {
             throw BackendError("gnutls: anchors were prepared by another backend")
         }
         var refused: [Int: String] = [:]
-        guard var verifier = try GnuTLSPathVerifier(path: path, store: store, date: date, refused: &refused) else {
+        guard var verifier = try GnuTLSPathVerifier(
+            path: path, store: store, date: date, certificateCache: certificateCache, refused: &refused) else {
             return try GnuTLSUnimportablePathVerifier(path: path, date: date).run(refused: refused, crls: crls)
         }
         return try verifier.run(crls: crls)

@@ -26,14 +26,20 @@ struct GnuTLSPathVerifier {
 
     /// Imports the path; nil when GnuTLS refuses a certificate for a reason certkit reports as a check
     /// (a duplicate extension), listed in `refused` by index. Any other refusal throws.
-    init?(path: CandidatePath, store: GnuTLSAnchorStore, date: Date, refused: inout [Int: String]) throws(BackendError) {
+    /// Handles come from `certificateCache` when it holds them (refusals are never cached).
+    init?(
+        path: CandidatePath, store: GnuTLSAnchorStore, date: Date,
+        certificateCache: CertificateHandleCache<GnuTLSCertificate>, refused: inout [Int: String]
+    ) throws(BackendError) {
         self.path = path
         self.store = store
         self.date = date
         var imported: [GnuTLSCertificate] = []
         for (index, certificate) in path.certificates.enumerated() {
             do {
-                imported.append(try GnuTLSCertificate(importing: certificate.derEncoded))
+                imported.append(try certificateCache.handle(for: certificate.derEncoded) { der throws(GnuTLSCode) in
+                    try GnuTLSCertificate(importing: der)
+                })
             } catch where error.isDuplicateExtension {
                 refused[index] = error.message
             } catch {

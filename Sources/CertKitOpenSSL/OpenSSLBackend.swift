@@ -10,8 +10,18 @@ public struct OpenSSLBackend: TrustBackend {
     /// A backend instance to share.
     public static let shared = OpenSSLBackend()
 
-    /// Creates a backend.
-    public init() {}
+    /// Parsed `X509` handles of path certificates, keyed by the DER's SHA-256, so an intermediate (or a leaf)
+    /// seen again is not decoded again. Handles are shared read-only by concurrent verifications (OpenSSL
+    /// locks the lazily cached extension data of an `X509`).
+    let certificateCache: CertificateHandleCache<OpenSSLCertificate>
+
+    /// Creates a backend. `certificateCacheCapacity` bounds the parsed-certificate cache (least recently used
+    /// handles are dropped first); 0 turns it off.
+    public init(certificateCacheCapacity: Int = 256) {
+        certificateCache = CertificateHandleCache(capacity: certificateCacheCapacity) { der in
+            (try? OpenSSLDigest.compute(.sha256, of: der)) ?? SHA256.hash(der)
+        }
+    }
 
     /// `openssl`.
     public var name: String { "openssl" }
@@ -41,7 +51,9 @@ public struct OpenSSLBackend: TrustBackend {
         guard let prepared = anchors as? OpenSSLPreparedAnchors else {
             throw BackendError("openssl: the anchor store was not prepared by the OpenSSL backend")
         }
-        return try OpenSSLPathVerification(path: path, anchors: prepared, date: date, crls: crls).run()
+        return try OpenSSLPathVerification(
+            path: path, anchors: prepared, date: date, crls: crls, certificateCache: certificateCache
+        ).run()
     }
 }
 

@@ -7,6 +7,8 @@ struct OpenSSLPathVerification {
     let anchors: OpenSSLPreparedAnchors
     let date: Date
     let crls: [CertificateRevocationList]
+    /// Where parsed path certificates are reused from (a cache with capacity 0 parses every time).
+    let certificateCache: CertificateHandleCache<OpenSSLCertificate>
 
     /// Runs the verification.
     func run() throws(BackendError) -> PathFindings {
@@ -31,7 +33,9 @@ struct OpenSSLPathVerification {
         // The untrusted side: exactly the certificates between the leaf and the anchor (leaf-as-anchor: none).
         var handles: [OpenSSLCertificate] = []
         for certificate in nonAnchors {
-            handles.append(try OpenSSLCertificate(der: certificate.derEncoded))
+            handles.append(try certificateCache.handle(for: certificate.derEncoded) { der throws(BackendError) in
+                try OpenSSLCertificate(der: der)
+            })
         }
         guard let target = handles.first ?? anchorHandle else { return findings }
         let untrusted = try OpenSSLCertificateStack(Array(handles.dropFirst()))
