@@ -55,9 +55,17 @@ struct GnuTLSPathVerifier {
     mutating func run(crls: [CertificateRevocationList]) throws(BackendError) -> PathFindings {
         guard !certificates.isEmpty else { return findings }
         try GnuTLSLibrary.withVerifyTime(date) { () throws(BackendError) in
+            // The library's verdict on the whole path first: when it finds nothing, the per-certificate checks
+            // (which exist only to say *where* a failure is) would find nothing either, so they are skipped and
+            // every signature is verified once.
+            let verdict = try libraryVerdict()
+            if verdict?.isEmpty == true {
+                try checkRevocation(crls)
+                return
+            }
             let located = try locateFailures()
             try checkPathEnd()
-            try applyLibraryVerdict(located)
+            if let verdict { applyLibraryVerdict(verdict, located) }
             try checkRevocation(crls)
         }
         return findings
@@ -176,13 +184,17 @@ struct GnuTLSPathVerifier {
     private static let pathFlags: UInt32 = GnuTLSLibrary.permissiveAlgorithmFlags
         | GNUTLS_VERIFY_DO_NOT_ALLOW_UNSORTED_CHAIN.rawValue | GNUTLS_VERIFY_IGNORE_UNKNOWN_CRIT_EXTENSIONS.rawValue
 
-    private mutating func applyLibraryVerdict(_ located: Located) throws(BackendError) {
-        // Leaf that is itself the anchor: trusted as given (GnuTLS drops or short-circuits it).
+    /// GnuTLS's status for the whole anchored path; nil for a path that does not end at an anchor, or whose
+    /// leaf is itself the anchor (trusted as given: GnuTLS drops or short-circuits it).
+    private func libraryVerdict() throws(BackendError) -> GnuTLSStatus? {
         guard path.endsAtAnchor, certificates.count >= 2,
               let anchor = path.certificates.last,
               let list = store.trustList(for: anchor.derEncoded)
-        else { return }
-        let status = GnuTLSStatus(rawValue: try list.verify(certificates, flags: Self.pathFlags))
+        else { return nil }
+        return GnuTLSStatus(rawValue: try list.verify(certificates, flags: Self.pathFlags))
+    }
+
+    private mutating func applyLibraryVerdict(_ status: GnuTLSStatus, _ located: Located) {
         guard !status.isEmpty else { return }
         let words = status.libraryDescription
         attribute(status, .expired, located.time, fallback: .temporalValidity, words)

@@ -28,7 +28,8 @@ public struct ChainBuilder: Sendable {
     }
 
     private let anchors: Set<Certificate>
-    private let index: IssuerIndex
+    private let anchorIndex: IssuerIndex
+    private let poolIndex: IssuerIndex
     private let date: Date
     private let limits: Limits
     private var queue: [[Certificate]]
@@ -43,8 +44,19 @@ public struct ChainBuilder: Sendable {
 
     /// Creates a builder for `leaf`.
     public init(leaf: Certificate, pool: [Certificate], anchors: [Certificate], date: Date, limits: Limits = Limits()) {
-        self.anchors = Set(anchors)
-        self.index = IssuerIndex(anchors: anchors, pool: pool)
+        self.init(
+            leaf: leaf, pool: pool, anchorSet: Set(anchors),
+            anchorIndex: IssuerIndex(certificates: anchors, areAnchors: true), date: date, limits: limits)
+    }
+
+    /// Creates a builder over an anchor set and index prepared once (see `AnchorContext`).
+    init(
+        leaf: Certificate, pool: [Certificate], anchorSet: Set<Certificate>, anchorIndex: IssuerIndex, date: Date,
+        limits: Limits
+    ) {
+        self.anchors = anchorSet
+        self.anchorIndex = anchorIndex
+        self.poolIndex = IssuerIndex(certificates: pool.filter { !anchorSet.contains($0) }, areAnchors: false)
         self.date = date
         self.limits = limits
         self.queue = [[leaf]]
@@ -65,7 +77,7 @@ public struct ChainBuilder: Sendable {
                 return CandidatePath(certificates: path, endsAtAnchor: true)
             }
             expansions += 1
-            let issuers = path.count < limits.maxDepth ? index.issuers(of: last, excluding: path, at: date) : []
+            let issuers = path.count < limits.maxDepth ? issuers(of: last, excluding: path) : []
             if issuers.isEmpty {
                 noteDeadEnd(path)
                 continue
@@ -81,6 +93,15 @@ public struct ChainBuilder: Sendable {
         return nil
     }
 
+    /// Issuer candidates of `certificate`: anchors first, then the pool, each ranked by ``IssuerIndex``.
+    private func issuers(of certificate: Certificate, excluding path: [Certificate]) -> [Certificate] {
+        // Byte-equal names first; the RFC 5280 §7.1 comparison (string folding, costly) only when no
+        // certificate in either group carries the issuer name byte for byte.
+        let folded = !anchorIndex.hasExactSubject(certificate.issuer) && !poolIndex.hasExactSubject(certificate.issuer)
+        return anchorIndex.issuers(of: certificate, excluding: path, at: date, foldedNames: folded)
+            + poolIndex.issuers(of: certificate, excluding: path, at: date, foldedNames: folded)
+    }
+
     /// The best incomplete path to report when no anchored path survives: the longest dead end.
     public var bestDeadEnd: [Certificate]? { deadEnds.first }
 
@@ -91,44 +112,56 @@ public struct ChainBuilder: Sendable {
     }
 }
 
-/// Issuer lookup over anchors and pool.
+/// Issuer lookup over one group of certificates (the anchors, or the pool), by subject name.
 struct IssuerIndex: Sendable {
     private struct Entry: Sendable {
         let certificate: Certificate
-        let isAnchor: Bool
         let order: Int
     }
 
+    private let isAnchors: Bool
     private var bySubject: [[UInt8]: [Entry]] = [:]
     private var all: [Entry] = []
 
-    init(anchors: [Certificate], pool: [Certificate]) {
-        var seen = Set<Certificate>()
-        for (order, certificate) in (anchors + pool).enumerated() where seen.insert(certificate).inserted {
-            let entry = Entry(certificate: certificate, isAnchor: order < anchors.count, order: order)
+    init(certificates: [Certificate], areAnchors: Bool) {
+        isAnchors = areAnchors
+        var seen = Set<Certificate>(minimumCapacity: certificates.count)
+        all.reserveCapacity(certificates.count)
+        for (order, certificate) in certificates.enumerated() where seen.insert(certificate).inserted {
+            let entry = Entry(certificate: certificate, order: order)
             bySubject[certificate.subject.derEncoded, default: []].append(entry)
             all.append(entry)
         }
     }
 
-    /// Issuer candidates of `certificate`, best first, excluding anything already in `path`.
-    func issuers(of certificate: Certificate, excluding path: [Certificate], at date: Date) -> [Certificate] {
+    /// True when some certificate of the group has `name` as its subject, byte for byte.
+    func hasExactSubject(_ name: DistinguishedName) -> Bool { bySubject[name.derEncoded] != nil }
+
+    /// Issuer candidates of `certificate`, best first: AKI/SKI match, then valid at `date`, then input order.
+    /// Candidates whose SKI contradicts the AKI, and anything already in `path` (by DER, or by subject and
+    /// key), are left out. Names match byte for byte, else by the RFC 5280 §7.1 comparison.
+    func issuers(
+        of certificate: Certificate, excluding path: [Certificate], at date: Date, foldedNames: Bool = true
+    ) -> [Certificate] {
         var entries = bySubject[certificate.issuer.derEncoded] ?? []
-        if entries.isEmpty {
+        if entries.isEmpty && foldedNames {
             entries = all.filter { $0.certificate.subject.matches(certificate.issuer) }
         }
+        if entries.isEmpty { return [] }
         let aki = certificate.extensions.authorityKeyIdentifier
-        let ranked = entries.compactMap { entry -> (Entry, Int, Int, Int)? in
+        let ranked = entries.compactMap { entry -> (Entry, Int, Int)? in
             let candidate = entry.certificate
-            if let aki, let ski = candidate.extensions.subjectKeyIdentifier, aki != ski { return nil }
+            let ski = candidate.extensions.subjectKeyIdentifier
+            if let aki, let ski, aki != ski { return nil }
             if path.contains(where: { $0 == candidate || ($0.subject == candidate.subject && $0.publicKey == candidate.publicKey) }) {
                 return nil
             }
-            let keyMatch = (aki != nil && candidate.extensions.subjectKeyIdentifier == aki) ? 0 : 1
-            return (entry, entry.isAnchor ? 0 : 1, keyMatch, candidate.isValid(at: date) ? 0 : 1)
+            let keyMatch = (aki != nil && ski == aki) ? 0 : 1
+            return (entry, keyMatch, candidate.isValid(at: date) ? 0 : 1)
         }
+        if ranked.count == 1 { return [ranked[0].0.certificate] }
         return ranked.sorted { lhs, rhs in
-            (lhs.1, lhs.2, lhs.3, lhs.0.order) < (rhs.1, rhs.2, rhs.3, rhs.0.order)
+            (lhs.1, lhs.2, lhs.0.order) < (rhs.1, rhs.2, rhs.0.order)
         }.map(\.0.certificate)
     }
 }

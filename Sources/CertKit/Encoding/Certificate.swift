@@ -7,30 +7,71 @@ import Foundation
 /// recorded on ``extensions`` (``CertificateExtensions/malformed``, ``CertificateExtensions/duplicates``)
 /// so that evaluation can report them instead of failing to decode.
 public struct Certificate: Sendable, Hashable, CustomStringConvertible {
+    /// The parsed fields live in one immutable object, so copying a certificate (into sets, paths, reports)
+    /// costs one reference count instead of one per field.
+    private final class Storage: Sendable {
+        let derEncoded: [UInt8]
+        let tbsCertificateBytes: [UInt8]
+        let version: Int
+        let serialNumber: [UInt8]
+        let signatureAlgorithm: SignatureAlgorithm
+        let signatureBytes: [UInt8]
+        let issuer: DistinguishedName
+        let subject: DistinguishedName
+        let notBefore: Date
+        let notAfter: Date
+        let publicKey: PublicKeyInfo
+        let extensions: CertificateExtensions
+        let isSelfIssued: Bool
+
+        init(
+            derEncoded: [UInt8], tbsCertificateBytes: [UInt8], version: Int, serialNumber: [UInt8],
+            signatureAlgorithm: SignatureAlgorithm, signatureBytes: [UInt8], issuer: DistinguishedName,
+            subject: DistinguishedName, notBefore: Date, notAfter: Date, publicKey: PublicKeyInfo,
+            extensions: CertificateExtensions
+        ) {
+            self.derEncoded = derEncoded
+            self.tbsCertificateBytes = tbsCertificateBytes
+            self.version = version
+            self.serialNumber = serialNumber
+            self.signatureAlgorithm = signatureAlgorithm
+            self.signatureBytes = signatureBytes
+            self.issuer = issuer
+            self.subject = subject
+            self.notBefore = notBefore
+            self.notAfter = notAfter
+            self.publicKey = publicKey
+            self.extensions = extensions
+            self.isSelfIssued = subject.matches(issuer)
+        }
+    }
+
+    private let storage: Storage
+
     /// The complete DER encoding of the certificate.
-    public let derEncoded: [UInt8]
+    public var derEncoded: [UInt8] { storage.derEncoded }
     /// The DER encoding of the `tbsCertificate` (the signed part).
-    public let tbsCertificateBytes: [UInt8]
+    public var tbsCertificateBytes: [UInt8] { storage.tbsCertificateBytes }
     /// The X.509 version: 1, 2 or 3.
-    public let version: Int
+    public var version: Int { storage.version }
     /// The serial number's content octets (two's complement, big-endian, as encoded).
-    public let serialNumber: [UInt8]
+    public var serialNumber: [UInt8] { storage.serialNumber }
     /// The outer signature algorithm.
-    public let signatureAlgorithm: SignatureAlgorithm
+    public var signatureAlgorithm: SignatureAlgorithm { storage.signatureAlgorithm }
     /// The signature value (the BIT STRING's bytes, without the unused-bits octet).
-    public let signatureBytes: [UInt8]
+    public var signatureBytes: [UInt8] { storage.signatureBytes }
     /// The issuer name.
-    public let issuer: DistinguishedName
+    public var issuer: DistinguishedName { storage.issuer }
     /// The subject name.
-    public let subject: DistinguishedName
+    public var subject: DistinguishedName { storage.subject }
     /// The start of the validity period.
-    public let notBefore: Date
+    public var notBefore: Date { storage.notBefore }
     /// The end of the validity period (inclusive, per RFC 5280).
-    public let notAfter: Date
+    public var notAfter: Date { storage.notAfter }
     /// The subject public key info.
-    public let publicKey: PublicKeyInfo
+    public var publicKey: PublicKeyInfo { storage.publicKey }
     /// The extensions, raw and decoded.
-    public let extensions: CertificateExtensions
+    public var extensions: CertificateExtensions { storage.extensions }
 
     /// Parses a DER-encoded certificate. The input must be exactly one certificate: trailing bytes are an error.
     public init(derEncoded: [UInt8]) throws(CertificateDecodingError) {
@@ -44,28 +85,33 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         subject: DistinguishedName, notBefore: Date, notAfter: Date, publicKey: PublicKeyInfo,
         extensions: CertificateExtensions
     ) {
-        self.derEncoded = derEncoded
-        self.tbsCertificateBytes = tbsCertificateBytes
-        self.version = version
-        self.serialNumber = serialNumber
-        self.signatureAlgorithm = signatureAlgorithm
-        self.signatureBytes = signatureBytes
-        self.issuer = issuer
-        self.subject = subject
-        self.notBefore = notBefore
-        self.notAfter = notAfter
-        self.publicKey = publicKey
-        self.extensions = extensions
+        storage = Storage(
+            derEncoded: derEncoded, tbsCertificateBytes: tbsCertificateBytes, version: version,
+            serialNumber: serialNumber, signatureAlgorithm: signatureAlgorithm, signatureBytes: signatureBytes,
+            issuer: issuer, subject: subject, notBefore: notBefore, notAfter: notAfter, publicKey: publicKey,
+            extensions: extensions)
     }
 
-    public static func == (lhs: Certificate, rhs: Certificate) -> Bool { lhs.derEncoded == rhs.derEncoded }
-    public func hash(into hasher: inout Hasher) { hasher.combine(derEncoded) }
+    public static func == (lhs: Certificate, rhs: Certificate) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.derEncoded == rhs.storage.derEncoded
+    }
+
+    /// Hashes the length and the last bytes of the DER: they lie in the signature, which is effectively random,
+    /// so this distinguishes certificates as well as hashing everything, at a fraction of the cost (sets and
+    /// dictionaries of certificates are built on every evaluation). Equality still compares the whole DER.
+    public func hash(into hasher: inout Hasher) {
+        let der = storage.derEncoded
+        hasher.combine(der.count)
+        der.withUnsafeBytes { bytes in
+            hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes[max(0, bytes.count - 16)...]))
+        }
+    }
 
     /// The subject in RFC 4514 form.
     public var description: String { subject.description }
 
     /// True when subject and issuer names match (RFC 5280 §7.1). Says nothing about the signature.
-    public var isSelfIssued: Bool { subject.matches(issuer) }
+    public var isSelfIssued: Bool { storage.isSelfIssued }
 
     /// True when the certificate looks self-signed: self-issued, and its authority key identifier, when both
     /// identifiers are present, is its own subject key identifier. (The signature itself is the backend's job.)

@@ -14,7 +14,7 @@ public final class TrustEvaluator: Sendable {
     public let limits: ChainBuilder.Limits
     /// The caches in use.
     public let configuration: Configuration
-    private let anchorStores: AnchorStoreCache
+    private let anchorContexts: AnchorContextCache
     private let resultCache: ResultCache?
 
     /// Creates an evaluator over `backend`; `configuration` sets the caches (all on by default).
@@ -22,7 +22,7 @@ public final class TrustEvaluator: Sendable {
         self.backend = backend
         self.limits = limits
         self.configuration = configuration
-        self.anchorStores = AnchorStoreCache(capacity: configuration.anchorStoreCacheCapacity)
+        self.anchorContexts = AnchorContextCache(capacity: configuration.anchorStoreCacheCapacity)
         self.resultCache = configuration.resultCacheEnabled ? ResultCache(capacity: configuration.resultCacheCapacity) : nil
     }
 
@@ -92,17 +92,20 @@ public final class TrustEvaluator: Sendable {
     private func evaluate(
         _ evaluation: TrustEvaluation, leaf: Certificate, policies: [TrustPolicy], date: Date
     ) throws(BackendError) -> TrustReport {
-        let appAnchors = unique(evaluation.anchors + evaluation.trustSettings.alwaysTrust)
-        let anchors = evaluation.anchorsOnly ? appAnchors : unique(appAnchors + SystemTrustStore.certificates)
-        let appAnchorSet = Set(appAnchors)
-        let alwaysTrusted = Set(evaluation.trustSettings.alwaysTrust)
-        let store = try anchorStores.store(for: anchors, backend: backend)
+        let anchorContext = try anchorContexts.context(
+            anchors: evaluation.anchors, alwaysTrust: evaluation.trustSettings.alwaysTrust,
+            includeSystem: !evaluation.anchorsOnly, backend: backend)
+        let appAnchorSet = anchorContext.appSupplied
+        let alwaysTrusted = anchorContext.alwaysTrusted
+        let store = anchorContext.store
         let pool = unique(Array(evaluation.certificates.dropFirst()) + evaluation.additionalIntermediates)
             .filter { $0 != leaf }
 
         var buildLimits = limits
         buildLimits.maxDepth = max(limits.maxDepth, evaluation.maxDepth)
-        var builder = ChainBuilder(leaf: leaf, pool: pool, anchors: anchors, date: date, limits: buildLimits)
+        var builder = ChainBuilder(
+            leaf: leaf, pool: pool, anchorSet: anchorContext.anchorSet, anchorIndex: anchorContext.index, date: date,
+            limits: buildLimits)
 
         func attempt(_ path: CandidatePath) throws(BackendError) -> Attempt {
             var findings = try backend.verify(path, anchors: store, at: date, crls: evaluation.crls)
