@@ -46,7 +46,7 @@ public struct ChainBuilder: Sendable {
     public init(leaf: Certificate, pool: [Certificate], anchors: [Certificate], date: Date, limits: Limits = Limits()) {
         self.init(
             leaf: leaf, pool: pool, anchorSet: Set(anchors),
-            anchorIndex: IssuerIndex(certificates: anchors, areAnchors: true), date: date, limits: limits)
+            anchorIndex: IssuerIndex(certificates: anchors), date: date, limits: limits)
     }
 
     /// Creates a builder over an anchor set and index prepared once (see `AnchorContext`).
@@ -56,7 +56,7 @@ public struct ChainBuilder: Sendable {
     ) {
         self.anchors = anchorSet
         self.anchorIndex = anchorIndex
-        self.poolIndex = IssuerIndex(certificates: pool.filter { !anchorSet.contains($0) }, areAnchors: false)
+        self.poolIndex = IssuerIndex(certificates: pool.filter { !anchorSet.contains($0) })
         self.date = date
         self.limits = limits
         self.queue = [[leaf]]
@@ -119,23 +119,35 @@ struct IssuerIndex: Sendable {
         let order: Int
     }
 
-    private let isAnchors: Bool
     private var bySubject: [[UInt8]: [Entry]] = [:]
     private var all: [Entry] = []
 
-    init(certificates: [Certificate], areAnchors: Bool) {
-        isAnchors = areAnchors
+    /// Groups up to this size are searched linearly: comparing a few dozen names costs less than building a
+    /// dictionary for each evaluation (the pool is indexed per evaluation; the anchors once per anchor set).
+    static let linearSearchLimit = 64
+
+    init(certificates: [Certificate]) {
         var seen = Set<Certificate>(minimumCapacity: certificates.count)
         all.reserveCapacity(certificates.count)
+        let indexed = certificates.count > Self.linearSearchLimit
         for (order, certificate) in certificates.enumerated() where seen.insert(certificate).inserted {
             let entry = Entry(certificate: certificate, order: order)
-            bySubject[certificate.subject.derEncoded, default: []].append(entry)
+            if indexed { bySubject[certificate.subject.derEncoded, default: []].append(entry) }
             all.append(entry)
         }
     }
 
+    /// The entries whose subject is `name`, byte for byte.
+    private func exactSubject(_ name: DistinguishedName) -> [Entry] {
+        if all.count > Self.linearSearchLimit { return bySubject[name.derEncoded] ?? [] }
+        return all.filter { $0.certificate.subject == name }
+    }
+
     /// True when some certificate of the group has `name` as its subject, byte for byte.
-    func hasExactSubject(_ name: DistinguishedName) -> Bool { bySubject[name.derEncoded] != nil }
+    func hasExactSubject(_ name: DistinguishedName) -> Bool {
+        if all.count > Self.linearSearchLimit { return bySubject[name.derEncoded] != nil }
+        return all.contains { $0.certificate.subject == name }
+    }
 
     /// Issuer candidates of `certificate`, best first: AKI/SKI match, then valid at `date`, then input order.
     /// Candidates whose SKI contradicts the AKI, and anything already in `path` (by DER, or by subject and
@@ -143,7 +155,7 @@ struct IssuerIndex: Sendable {
     func issuers(
         of certificate: Certificate, excluding path: [Certificate], at date: Date, foldedNames: Bool = true
     ) -> [Certificate] {
-        var entries = bySubject[certificate.issuer.derEncoded] ?? []
+        var entries = exactSubject(certificate.issuer)
         if entries.isEmpty && foldedNames {
             entries = all.filter { $0.certificate.subject.matches(certificate.issuer) }
         }
