@@ -2,7 +2,8 @@ import CertKit
 import Foundation
 
 /// Throughput with 1…8 concurrent callers: the raw library, the concurrent evaluator, the serial evaluator, and
-/// one direct caller. Result caches are off (every call evaluates); anchor stores are shared.
+/// one direct caller. Result caches are off (every call evaluates); anchor stores and the parsed-certificate
+/// cache are shared, as in an app. After the rows, the scaling against one direct caller is printed.
 struct ConcurrencyBenchmarks {
     let measurement: Measurement
     let report: BenchmarkReport
@@ -12,23 +13,27 @@ struct ConcurrencyBenchmarks {
         let benchmark = "throughput \(workload.name)"
         let raw = kind.raw(workload)
         let evaluation = workload.evaluation()
-        let evaluator = TrustEvaluator(backend: kind.make(handleCache: false), configuration: .uncached)
+        let evaluator = TrustEvaluator(backend: kind.make(handleCache: true), configuration: .uncached)
         let serial = SerialTrustEvaluator(evaluator: evaluator)
         let direct = report.add(row(benchmark, kind, "certkit: one direct caller", measurement.nanosecondsPerOperation {
             _ = evaluator.evaluate(evaluation)
         }))
-        _ = direct
+        var scaling: [String] = []
         for callers in callerCounts {
             let rawRow = report.add(row(benchmark, kind, "raw C: \(callers) callers", throughput(callers) {
                 _ = raw.prepared()
             }))
-            report.add(row(benchmark, kind, "certkit concurrent: \(callers) callers", throughput(callers) {
+            let concurrent = report.add(row(benchmark, kind, "certkit concurrent: \(callers) callers", throughput(callers) {
                 _ = evaluator.evaluate(evaluation)
             }), baseline: rawRow)
-            report.add(row(benchmark, kind, "certkit serial: \(callers) callers", throughput(callers) {
+            let serialRow = report.add(row(benchmark, kind, "certkit serial: \(callers) callers", throughput(callers) {
                 _ = serial.evaluate(evaluation)
             }), baseline: rawRow)
+            scaling.append(String(
+                format: "%d callers: concurrent %.2f×, serial %.2f× one direct caller's evaluations/s", callers,
+                concurrent.opsPerS / direct.opsPerS, serialRow.opsPerS / direct.opsPerS))
         }
+        for line in scaling { emit("  scaling \(kind): \(line)") }
     }
 
     /// Wall nanoseconds per operation when `callers` threads share `count` operations.

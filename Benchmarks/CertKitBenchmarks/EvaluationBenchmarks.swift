@@ -18,31 +18,38 @@ struct EvaluationBenchmarks {
             _ = raw.fromDER()
         }))
 
+        // The four cases. "Prepared inputs" means what the raw baseline gets: certificates already in
+        // library handles (the parsed-certificate cache, warm) and anchors compiled once; no result cache.
         let evaluation = workload.evaluation()
-        let uncached = TrustEvaluator(backend: kind.make(handleCache: false), configuration: .uncached)
-        expectTrusted(uncached.evaluate(evaluation), workload, kind)
+        let prepared = TrustEvaluator(backend: kind.make(handleCache: true), configuration: .uncached)
+        expectTrusted(prepared.evaluate(evaluation), workload, kind)
         report.add(row(benchmark, kind, "certkit: prepared inputs", measurement.nanosecondsPerOperation {
-            _ = uncached.evaluate(evaluation)
+            _ = prepared.evaluate(evaluation)
         }), baseline: rawPrepared)
 
-        let withHandles = TrustEvaluator(backend: kind.make(handleCache: true), configuration: .uncached)
-        report.add(row(benchmark, kind, "certkit: prepared, cert cache on", measurement.nanosecondsPerOperation {
-            _ = withHandles.evaluate(evaluation)
-        }), baseline: rawPrepared)
-
+        // Fresh chain from DER: parse in Swift and import into the library on every call (no handle cache).
         let ders = workload.chainDER
+        let uncached = TrustEvaluator(backend: kind.make(handleCache: false), configuration: .uncached)
         report.add(row(benchmark, kind, "certkit: fresh chain from DER", measurement.nanosecondsPerOperation {
             _ = uncached.evaluate(workload.evaluation(chain: parse(ders)))
         }), baseline: rawDER)
 
+        // Intermediate cached: the chain arrives as DER each time; the intermediate (and here the leaf, which the
+        // fixture reuses) is found in the handle cache instead of being imported again.
         let handleCached = TrustEvaluator(backend: kind.make(handleCache: true), configuration: .uncached)
-        report.add(row(benchmark, kind, "certkit: fresh DER, cert cache on", measurement.nanosecondsPerOperation {
+        report.add(row(benchmark, kind, "certkit: intermediate cached", measurement.nanosecondsPerOperation {
             _ = handleCached.evaluate(workload.evaluation(chain: parse(ders)))
         }), baseline: rawDER)
 
+        // Repeat chain: the result cache answers.
         let cached = TrustEvaluator(backend: kind.make(handleCache: true))
-        report.add(row(benchmark, kind, "certkit: repeat chain, result cache", measurement.nanosecondsPerOperation {
+        report.add(row(benchmark, kind, "certkit: repeat chain", measurement.nanosecondsPerOperation {
             _ = cached.evaluate(evaluation)
+        }), baseline: rawPrepared)
+
+        // For reference: certificates handed over parsed in Swift but imported into the library on every call.
+        report.add(row(benchmark, kind, "certkit: no handle cache", measurement.nanosecondsPerOperation {
+            _ = uncached.evaluate(evaluation)
         }), baseline: rawPrepared)
     }
 

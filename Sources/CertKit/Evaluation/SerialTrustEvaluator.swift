@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The pattern people use with SecTrust today: one private serial queue, every evaluation on it (DESIGN §5).
 ///
@@ -11,6 +12,8 @@ public final class SerialTrustEvaluator: Sendable {
     public let evaluator: TrustEvaluator
     private let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    /// Synchronous callers currently inside ``evaluate(_:)-(TrustEvaluation)``.
+    private let pending = Atomic<Int>(0)
 
     /// Creates a serial evaluator over `backend`.
     public convenience init(backend: any TrustBackend, label: String = "certkit.trust.serial") {
@@ -28,9 +31,23 @@ public final class SerialTrustEvaluator: Sendable {
     private var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) }
 
     /// Evaluates synchronously on the private queue and returns the report.
+    ///
+    /// A lone caller uses `queue.sync`, which runs the work on the caller's thread. When other callers are
+    /// already waiting, the work is handed to the queue with `async` and the caller waits for its result:
+    /// the queue's worker then drains evaluations back to back, instead of handing the queue from one blocked
+    /// caller thread to the next (a wake-up per evaluation), so funnelling costs little throughput.
+    /// Called from the queue itself, it evaluates in place.
     public func evaluate(_ evaluation: TrustEvaluation) -> TrustReport {
         if isOnQueue { return evaluator.evaluate(evaluation) }
-        return queue.sync { evaluator.evaluate(evaluation) }
+        let waiting = pending.add(1, ordering: .acquiringAndReleasing).newValue
+        defer { pending.subtract(1, ordering: .acquiringAndReleasing) }
+        if waiting == 1 {
+            // Nobody else is waiting: `sync` runs the work on this thread, with no hand-over at all.
+            return queue.sync { evaluator.evaluate(evaluation) }
+        }
+        let slot = ReportSlot()
+        queue.async { slot.fill(self.evaluator.evaluate(evaluation)) }
+        return slot.wait()
     }
 
     /// Evaluates on the private queue without blocking a thread of the caller's.
@@ -50,5 +67,26 @@ public final class SerialTrustEvaluator: Sendable {
             let report = self.evaluator.evaluate(evaluation)
             resultQueue.async { completion(report) }
         }
+    }
+}
+
+/// A one-shot hand-over of a report from the queue to a waiting caller. Built on a pthread condition
+/// (`NSCondition`) so ThreadSanitizer sees the hand-over.
+private final class ReportSlot: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var report: TrustReport?
+
+    func fill(_ value: TrustReport) {
+        condition.lock()
+        report = value
+        condition.signal()
+        condition.unlock()
+    }
+
+    func wait() -> TrustReport {
+        condition.lock()
+        defer { condition.unlock() }
+        while report == nil { condition.wait() }
+        return report!
     }
 }
