@@ -21,7 +21,14 @@ enum TrustMessages {
         case .basicConstraintsCA: return "\(name) is used as a CA but is not a CA (cA is false)"
         case .basicConstraintsPathLen: return "\(name) path length constraint exceeded"
         case .keyUsage: return "\(name) is used as a CA but its key usage lacks keyCertSign"
-        case .extendedKeyUsage: return "\(name) extended key usage does not allow \(purpose(policy))"
+        case .extendedKeyUsage:
+            let usages = certificate.extensions.extendedKeyUsage
+            if case .ssl(true, _, .apple) = policy,
+               usages == nil || usages == [ExtendedKeyUsageOID.anyExtendedKeyUsage] {
+                return "\(name) does not list serverAuth in its extended key usage (Apple profile rule for "
+                    + "certificates issued on or after 2019-07-01; --profile rfc5280 drops it)"
+            }
+            return "\(name) extended key usage does not allow \(purpose(policy))"
         case .nameConstraints: return "\(name) violates a name constraint of its issuers"
         case .criticalExtensions: return "\(name) has an unknown critical extension"
         case .duplicateExtension: return "\(name) has a duplicate extension"
