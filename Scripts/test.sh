@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Runs every test: the whole suite, then the concurrency tests again under ThreadSanitizer.
+# Runs every test three times: plainly, under ThreadSanitizer and under AddressSanitizer (LeakSanitizer on,
+# with suppressions only for toolchain runtime allocations: Scripts/lsan.supp). Each sanitizer builds in its own
+# directory so the plain build stays cached. `--quick` runs the plain pass only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh
 swift build --build-tests
 swift test --skip-build
-# Concurrency tests under TSan (separate build directory so the normal build stays cached).
-swift test --sanitize=thread --scratch-path .build/tsan --filter 'Concurrency|Concurrent|Serial|Stress|ThreadSafety'
+if [ "${1:-}" = "--quick" ]; then exit 0; fi
+echo "== ThreadSanitizer"
+swift test --sanitize=thread --scratch-path .build/tsan
+echo "== AddressSanitizer"
+LSAN_OPTIONS="suppressions=$PWD/Scripts/lsan.supp" swift test --sanitize=address --scratch-path .build/asan
