@@ -46,17 +46,20 @@ public struct ChainBuilder: Sendable {
     public init(leaf: Certificate, pool: [Certificate], anchors: [Certificate], date: Date, limits: Limits = Limits()) {
         self.init(
             leaf: leaf, pool: pool, anchorSet: Set(anchors),
-            anchorIndex: IssuerIndex(certificates: anchors), date: date, limits: limits)
+            anchorIndex: IssuerIndex(certificates: anchors), date: date, limits: limits, poolIsUnique: false)
     }
 
-    /// Creates a builder over an anchor set and index prepared once (see `AnchorContext`).
+    /// Creates a builder over an anchor set and index prepared once (see `AnchorContext`). With `poolIsUnique`
+    /// the caller guarantees the pool holds no anchor and no certificate twice.
     init(
         leaf: Certificate, pool: [Certificate], anchorSet: Set<Certificate>, anchorIndex: IssuerIndex, date: Date,
-        limits: Limits
+        limits: Limits, poolIsUnique: Bool
     ) {
         self.anchors = anchorSet
         self.anchorIndex = anchorIndex
-        self.poolIndex = IssuerIndex(certificates: pool.filter { !anchorSet.contains($0) })
+        self.poolIndex = poolIsUnique
+            ? IssuerIndex(certificates: pool, unique: true)
+            : IssuerIndex(certificates: pool.filter { !anchorSet.contains($0) })
         self.date = date
         self.limits = limits
         self.queue = [[leaf]]
@@ -126,11 +129,12 @@ struct IssuerIndex: Sendable {
     /// dictionary for each evaluation (the pool is indexed per evaluation; the anchors once per anchor set).
     static let linearSearchLimit = 64
 
-    init(certificates: [Certificate]) {
-        var seen = Set<Certificate>(minimumCapacity: certificates.count)
+    /// `unique: true` when the caller guarantees no certificate appears twice (skips de-duplication).
+    init(certificates: [Certificate], unique: Bool = false) {
+        var seen = Set<Certificate>(minimumCapacity: unique ? 0 : certificates.count)
         all.reserveCapacity(certificates.count)
         let indexed = certificates.count > Self.linearSearchLimit
-        for (order, certificate) in certificates.enumerated() where seen.insert(certificate).inserted {
+        for (order, certificate) in certificates.enumerated() where unique || seen.insert(certificate).inserted {
             let entry = Entry(certificate: certificate, order: order)
             if indexed { bySubject[certificate.subject.derEncoded, default: []].append(entry) }
             all.append(entry)

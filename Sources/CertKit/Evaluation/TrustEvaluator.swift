@@ -98,14 +98,18 @@ public final class TrustEvaluator: Sendable {
         let appAnchorSet = anchorContext.appSupplied
         let alwaysTrusted = anchorContext.alwaysTrusted
         let store = anchorContext.store
-        let pool = unique(Array(evaluation.certificates.dropFirst()) + evaluation.additionalIntermediates)
-            .filter { $0 != leaf }
+        // The pool: presented certificates after the leaf, then --intermediates; each once, anchors left out
+        // (they are found through the anchor index).
+        var seen: Set<Certificate> = [leaf]
+        let pool = (evaluation.certificates.dropFirst() + evaluation.additionalIntermediates).filter {
+            !anchorContext.anchorSet.contains($0) && seen.insert($0).inserted
+        }
 
         var buildLimits = limits
         buildLimits.maxDepth = max(limits.maxDepth, evaluation.maxDepth)
         var builder = ChainBuilder(
             leaf: leaf, pool: pool, anchorSet: anchorContext.anchorSet, anchorIndex: anchorContext.index, date: date,
-            limits: buildLimits)
+            limits: buildLimits, poolIsUnique: true)
 
         func attempt(_ path: CandidatePath) throws(BackendError) -> Attempt {
             var findings = try backend.verify(path, anchors: store, at: date, crls: evaluation.crls)
@@ -182,10 +186,5 @@ public final class TrustEvaluator: Sendable {
         return TrustReport(
             result: result, chain: chain, checks: checks, error: error, backend: backend.name,
             policy: policy, verifyDate: date, pathsTried: tried, notes: attempt.notes)
-    }
-
-    private func unique(_ certificates: [Certificate]) -> [Certificate] {
-        var seen = Set<Certificate>()
-        return certificates.filter { seen.insert($0).inserted }
     }
 }
