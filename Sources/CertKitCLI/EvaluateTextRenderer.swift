@@ -7,6 +7,7 @@ import CertKit
 ///   [0] CN=leaf.example  (issuer CN=Int)  — TemporalValidity
 ///   [1] CN=Int  (issuer CN=Root)  — ok
 /// ```
+/// When path building tried more than one candidate path, a last line says how many.
 enum EvaluateTextRenderer {
     static func render(_ report: TrustReport) -> String {
         var lines = [verdict(report)]
@@ -15,6 +16,10 @@ enum EvaluateTextRenderer {
             lines.append(
                 "  [\(index)] \(certificate.subject)  (issuer \(certificate.issuer))  — "
                     + (failed.isEmpty ? "ok" : failed.joined(separator: ", ")))
+        }
+        if report.pathsTried > 1 {
+            // Path building tried alternatives: say so, the chain above is the one that was used (or got furthest).
+            lines.append("  (\(report.pathsTried) candidate paths tried)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

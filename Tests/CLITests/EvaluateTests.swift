@@ -36,8 +36,12 @@ struct EvaluateRenderingTests {
               [0] CN=localhost  (issuer CN=certkit Demo Intermediate CA)  — SSLHostname, TemporalValidity
               [1] CN=certkit Demo Intermediate CA  (issuer CN=certkit Demo Root CA)  — ok
               [2] CN=certkit Demo Root CA  (issuer CN=certkit Demo Root CA)  — ok
+              (2 candidate paths tried)
 
             """)
+        var single = report
+        single.pathsTried = 1
+        #expect(!EvaluateTextRenderer.render(single).contains("candidate paths"))
         let trusted = try Self.report(.unspecified, checks: [[], [], []], error: nil)
         #expect(EvaluateTextRenderer.verdict(trusted) == "unspecified: trusted")
     }
