@@ -144,13 +144,13 @@ struct IssuerIndex: Sendable {
     /// The entries whose subject is `name`, byte for byte.
     private func exactSubject(_ name: DistinguishedName) -> [Entry] {
         if all.count > Self.linearSearchLimit { return bySubject[name.derEncoded] ?? [] }
-        return all.filter { $0.certificate.subject == name }
+        return all.filter { $0.certificate.hasSubject(exactly: name) }
     }
 
     /// True when some certificate of the group has `name` as its subject, byte for byte.
     func hasExactSubject(_ name: DistinguishedName) -> Bool {
         if all.count > Self.linearSearchLimit { return bySubject[name.derEncoded] != nil }
-        return all.contains { $0.certificate.subject == name }
+        return all.contains { $0.certificate.hasSubject(exactly: name) }
     }
 
     /// Issuer candidates of `certificate`, best first: AKI/SKI match, then valid at `date`, then input order.

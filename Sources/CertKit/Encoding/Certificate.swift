@@ -107,6 +107,9 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// True when the subject is `name`, byte for byte (no copy of the subject is made).
+    func hasSubject(exactly name: DistinguishedName) -> Bool { storage.subject.derEncoded == name.derEncoded }
+
     /// The subject in RFC 4514 form.
     public var description: String { subject.description }
 

@@ -55,15 +55,43 @@ final class AnchorContextCache: Sendable {
         anchors: [Certificate], alwaysTrust: [Certificate], includeSystem: Bool, backend: any TrustBackend
     ) throws(BackendError) -> AnchorContext {
         let key = Key(anchors: anchors, alwaysTrust: alwaysTrust, includeSystem: includeSystem)
+        // Fast path: the same arrays as a recent call (same storage; the cache holds them, so the address
+        // cannot belong to another array). `==` then confirms in O(1) through the storage identity.
+        let address = Self.storageAddress(anchors)
+        if let hit = recent.withLock({ list in
+            list.first(where: { $0.address == address && $0.entry.key == key })?.entry.context
+        }) {
+            return hit
+        }
         let hash = Self.cheapHash(key)
-        if let hit = entries.withLock({ $0[hash]?.first(where: { $0.key == key })?.context }) { return hit }
+        if let hit = entries.withLock({ $0[hash]?.first(where: { $0.key == key }) }) {
+            remember(hit, address: address)
+            return hit.context
+        }
         let context = try AnchorContext(
             anchors: anchors, alwaysTrust: alwaysTrust, includeSystem: includeSystem, backend: backend)
+        let entry = Entry(key: key, context: context)
         entries.withLock { table in
             if table.values.reduce(0, { $0 + $1.count }) >= capacity { table.removeAll() }
-            table[hash, default: []].append(Entry(key: key, context: context))
+            table[hash, default: []].append(entry)
         }
+        remember(entry, address: address)
         return context
+    }
+
+    /// The most recently used entries, looked up by the anchors array's storage address.
+    private let recent = CacheLock<[(address: UInt, entry: Entry)]>([])
+
+    private func remember(_ entry: Entry, address: UInt) {
+        recent.withLock { list in
+            list.removeAll { $0.address == address }
+            list.insert((address, entry), at: 0)
+            if list.count > 4 { list.removeLast() }
+        }
+    }
+
+    private static func storageAddress(_ array: [Certificate]) -> UInt {
+        array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
     }
 
     /// A hash over the counts and each certificate's own cheap hash (its length and last bytes).
