@@ -8,7 +8,7 @@ public struct GnuTLSBackend: TrustBackend {
     /// `gnutls`.
     public var name: String { "gnutls" }
 
-    /// Imported `gnutls_x509_crt_t` handles of path certificates, keyed by the DER's SHA-256, so a certificate
+    /// Imported `gnutls_x509_crt_t` handles of path certificates, keyed by their DER, so a certificate
     /// seen again is not imported again. Cached handles are only read afterwards (verification, getters), as
     /// the certificates of a trust list shared by many sessions are.
     let certificateCache: CertificateHandleCache<GnuTLSCertificate>

@@ -10,7 +10,7 @@ public struct OpenSSLBackend: TrustBackend {
     /// A backend instance to share.
     public static let shared = OpenSSLBackend()
 
-    /// Parsed `X509` handles of path certificates, keyed by the DER's SHA-256, so an intermediate (or a leaf)
+    /// Parsed `X509` handles of path certificates, keyed by their DER, so an intermediate (or a leaf)
     /// seen again is not decoded again. Handles are shared read-only by concurrent verifications (OpenSSL
     /// locks the lazily cached extension data of an `X509`).
     let certificateCache: CertificateHandleCache<OpenSSLCertificate>
@@ -18,9 +18,7 @@ public struct OpenSSLBackend: TrustBackend {
     /// Creates a backend. `certificateCacheCapacity` bounds the parsed-certificate cache (least recently used
     /// handles are dropped first); 0 turns it off.
     public init(certificateCacheCapacity: Int = 256) {
-        certificateCache = CertificateHandleCache(capacity: certificateCacheCapacity) { der in
-            (try? OpenSSLDigest.compute(.sha256, of: der)) ?? SHA256.hash(der)
-        }
+        certificateCache = CertificateHandleCache(capacity: certificateCacheCapacity)
     }
 
     /// `openssl`.

@@ -122,7 +122,7 @@ struct IssuerIndex: Sendable {
         let order: Int
     }
 
-    private var bySubject: [[UInt8]: [Entry]] = [:]
+    private var bySubject: [NameKey: [Entry]] = [:]
     private var all: [Entry] = []
 
     /// Groups up to this size are searched linearly: comparing a few dozen names costs less than building a
@@ -136,20 +136,20 @@ struct IssuerIndex: Sendable {
         let indexed = certificates.count > Self.linearSearchLimit
         for (order, certificate) in certificates.enumerated() where unique || seen.insert(certificate).inserted {
             let entry = Entry(certificate: certificate, order: order)
-            if indexed { bySubject[certificate.subject.derEncoded, default: []].append(entry) }
+            if indexed { bySubject[NameKey(certificate.subject), default: []].append(entry) }
             all.append(entry)
         }
     }
 
     /// The entries whose subject is `name`, byte for byte.
     private func exactSubject(_ name: DistinguishedName) -> [Entry] {
-        if all.count > Self.linearSearchLimit { return bySubject[name.derEncoded] ?? [] }
+        if all.count > Self.linearSearchLimit { return bySubject[NameKey(name)] ?? [] }
         return all.filter { $0.certificate.hasSubject(exactly: name) }
     }
 
     /// True when some certificate of the group has `name` as its subject, byte for byte.
     func hasExactSubject(_ name: DistinguishedName) -> Bool {
-        if all.count > Self.linearSearchLimit { return bySubject[name.derEncoded] != nil }
+        if all.count > Self.linearSearchLimit { return bySubject[NameKey(name)] != nil }
         return all.contains { $0.certificate.hasSubject(exactly: name) }
     }
 
@@ -179,5 +179,16 @@ struct IssuerIndex: Sendable {
         return ranked.sorted { lhs, rhs in
             (lhs.1, lhs.2, lhs.0.order) < (rhs.1, rhs.2, rhs.0.order)
         }.map(\.0.certificate)
+    }
+}
+
+/// A name's DER as a dictionary key, hashed in one pass over its bytes (an `[UInt8]` key hashes byte by byte).
+struct NameKey: Hashable, Sendable {
+    let der: [UInt8]
+
+    init(_ name: DistinguishedName) { der = name.derEncoded }
+
+    func hash(into hasher: inout Hasher) {
+        der.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }

@@ -32,5 +32,5 @@ public struct CertificateRevocationList: Sendable, Hashable {
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.derEncoded == rhs.derEncoded }
-    public func hash(into hasher: inout Hasher) { hasher.combine(derEncoded) }
+    public func hash(into hasher: inout Hasher) { derEncoded.withUnsafeBytes { hasher.combine(bytes: $0) } }
 }

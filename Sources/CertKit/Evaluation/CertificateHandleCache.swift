@@ -1,5 +1,9 @@
 
-/// A bounded, thread-safe cache of a backend's parsed certificate handles, keyed by the SHA-256 of the DER.
+/// A bounded, thread-safe cache of a backend's parsed certificate handles, keyed by the certificate's DER.
+///
+/// The key hashes the DER's length and last bytes (they lie in the signature, effectively random) and compares
+/// the whole DER for equality, so a lookup costs nanoseconds. (Keying by the SHA-256 of the DER, as first
+/// planned, cost more per lookup than the rest of the evaluation's bookkeeping: a digest per certificate per call.)
 ///
 /// Backends use it so that intermediates and anchors seen again are not re-imported by the library on every
 /// verification. Least recently used handles are evicted first; a capacity of 0 disables the cache (every
@@ -7,21 +11,18 @@
 /// objects are safe to read from several threads, as prepared anchor stores already rely on).
 public final class CertificateHandleCache<Handle: AnyObject>: Sendable {
     private struct State {
-        var table: LRUCache<[UInt8], Handle>
+        var table: LRUCache<DERKey, Handle>
         var hits = 0
         var misses = 0
     }
 
     /// The most handles kept; 0 means the cache is off.
     public let capacity: Int
-    private let digest: @Sendable ([UInt8]) -> [UInt8]
     private let state: CacheLock<State>
 
-    /// Creates a cache of at most `capacity` handles, keyed by `digest` of the DER (the library's SHA-256
-    /// is the natural choice; the core's ``SHA256`` is the default).
-    public init(capacity: Int = 256, digest: @escaping @Sendable ([UInt8]) -> [UInt8] = { SHA256.hash($0) }) {
+    /// Creates a cache of at most `capacity` handles.
+    public init(capacity: Int = 256) {
         self.capacity = max(0, capacity)
-        self.digest = digest
         self.state = CacheLock(State(table: LRUCache(capacity: max(0, capacity))))
     }
 
@@ -31,7 +32,7 @@ public final class CertificateHandleCache<Handle: AnyObject>: Sendable {
     /// The cached handle for `der`, or the one `make` parses (then cached). `make` runs outside the lock.
     public func handle<E: Error>(for der: [UInt8], make: ([UInt8]) throws(E) -> Handle) throws(E) -> Handle {
         guard capacity > 0 else { return try make(der) }
-        let key = digest(der)
+        let key = DERKey(der)
         if let hit = state.withLock({ state -> Handle? in
             let found = state.table.value(for: key)
             if found == nil { state.misses += 1 } else { state.hits += 1 }
@@ -52,5 +53,19 @@ public final class CertificateHandleCache<Handle: AnyObject>: Sendable {
     /// Drops every handle (handles in use stay alive until their users release them).
     public func removeAll() {
         state.withLock { $0.table.removeAll() }
+    }
+}
+
+/// A DER encoding as a dictionary key: cheap hash (length and last 16 bytes), exact equality.
+struct DERKey: Hashable, Sendable {
+    let der: [UInt8]
+
+    init(_ der: [UInt8]) { self.der = der }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(der.count)
+        der.withUnsafeBytes { bytes in
+            hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes[max(0, bytes.count - 16)...]))
+        }
     }
 }

@@ -100,7 +100,8 @@ public final class TrustEvaluator: Sendable {
         let store = anchorContext.store
         // The pool: presented certificates after the leaf, then --intermediates; each once, anchors left out
         // (they are found through the anchor index).
-        var seen: Set<Certificate> = [leaf]
+        var seen = Set<Certificate>(minimumCapacity: evaluation.certificates.count + evaluation.additionalIntermediates.count)
+        seen.insert(leaf)
         let pool = (evaluation.certificates.dropFirst() + evaluation.additionalIntermediates).filter {
             !anchorContext.anchorSet.contains($0) && seen.insert($0).inserted
         }
