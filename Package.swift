@@ -30,9 +30,12 @@ let package = Package(
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
         .target(name: "CGnuTLSShims", dependencies: ["CGnuTLS"]),
 
+        // TCP connection with a deadline for the TLS clients of both backends (Glibc only, package access).
+        .target(name: "CertKitSockets", dependencies: ["CertKit"]),
+
         // Backends: one folder each, each readable alone.
-        .target(name: "CertKitOpenSSL", dependencies: ["CertKit", "COpenSSL", "COpenSSLShims"]),
-        .target(name: "CertKitGnuTLS", dependencies: ["CertKit", "CGnuTLS", "CGnuTLSShims"]),
+        .target(name: "CertKitOpenSSL", dependencies: ["CertKit", "CertKitSockets", "COpenSSL", "COpenSSLShims"]),
+        .target(name: "CertKitGnuTLS", dependencies: ["CertKit", "CertKitSockets", "CGnuTLS", "CGnuTLSShims"]),
 
         // The command line: a library so tests can drive it, and a thin executable.
         .target(name: "CertKitCLI", dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS"]),

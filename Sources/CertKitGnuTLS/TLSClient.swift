@@ -1,4 +1,5 @@
 import CertKit
+internal import CertKitSockets
 
 /// Captures a TLS server's certificate chain with GnuTLS (`gnutls_handshake` without certificate verification,
 /// then `gnutls_certificate_get_peers`). GnuTLS does not decide trust here: evaluate the chain with

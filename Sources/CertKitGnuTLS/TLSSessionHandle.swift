@@ -1,4 +1,5 @@
 import CertKit
+internal import CertKitSockets
 internal import CGnuTLS
 
 /// Owns one non-blocking client `gnutls_session_t` over a connected socket; deinitializes it exactly once in

@@ -1,4 +1,5 @@
 import CertKit
+internal import CertKitSockets
 
 /// Captures a TLS server's certificate chain with OpenSSL (`SSL_connect` with `SSL_VERIFY_NONE`, then
 /// `SSL_get_peer_cert_chain`). OpenSSL does not decide trust here: evaluate the chain with ``TrustEvaluator``

@@ -1,4 +1,5 @@
 import CertKit
+internal import CertKitSockets
 internal import COpenSSL
 internal import COpenSSLShims
 internal import Glibc

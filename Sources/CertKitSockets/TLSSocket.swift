@@ -3,11 +3,14 @@ internal import Glibc
 
 /// Owns one connected, non-blocking TCP socket; closes it exactly once in `deinit`.
 ///
+/// Shared by the OpenSSL and GnuTLS TLS clients (package access only): sockets are not a cryptographic library's
+/// business, and one copy is easier to keep right than two.
+///
 /// Connecting resolves the host with `getaddrinfo`, tries each address with a non-blocking `connect` and waits
 /// with `poll`, so the whole attempt is bounded by the deadline.
-final class TLSSocket {
+package final class TLSSocket {
     /// The file descriptor; valid for the lifetime of this object.
-    let descriptor: Int32
+    package let descriptor: Int32
 
     private init(descriptor: Int32) { self.descriptor = descriptor }
 
@@ -16,7 +19,7 @@ final class TLSSocket {
     /// Connects to `host:port` before `deadline`.
     /// - Throws: ``TLSConnectError/unresolvable(_:)``, ``TLSConnectError/refused``,
     ///   ``TLSConnectError/timeout`` or ``TLSConnectError/network(_:)``.
-    static func connect(host: String, port: UInt16, deadline: ContinuousClock.Instant) throws(TLSConnectError)
+    package static func connect(host: String, port: UInt16, deadline: ContinuousClock.Instant) throws(TLSConnectError)
         -> TLSSocket
     {
         var hints = addrinfo()
@@ -65,7 +68,7 @@ final class TLSSocket {
 
     /// Waits until the socket is readable (or writable) or `deadline` passes.
     /// - Throws: ``TLSConnectError/timeout`` when the deadline passes first.
-    func wait(forWriting: Bool, until deadline: ContinuousClock.Instant) throws(TLSConnectError) {
+    package func wait(forWriting: Bool, until deadline: ContinuousClock.Instant) throws(TLSConnectError) {
         while true {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { throw .timeout }
