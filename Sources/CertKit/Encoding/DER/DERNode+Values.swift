@@ -41,6 +41,7 @@ extension DERNode {
         guard tag == DERTag.objectIdentifier else {
             throw CertificateDecodingError(.malformedDER, "expected OBJECT IDENTIFIER, found \(DERTag.describe(tag))")
         }
+        if let known = KnownOIDs.lookup(contents) { return known }
         guard let text = OIDText.dotted(contents) else {
             throw CertificateDecodingError(.malformedDER, "invalid OBJECT IDENTIFIER encoding")
         }
