@@ -3,7 +3,7 @@
 enum ExtensionsParser {
     static func parse(_ node: DERNode) throws(CertificateDecodingError) -> CertificateExtensions {
         var result = CertificateExtensions()
-        var seen: Set<String> = []
+        var seen: [String] = []  // a handful of extensions: a linear search beats hashing each OID
         var list = try node.children()
         while let element = try list.next() {
             guard element.tag == DERTag.sequence else {
@@ -17,10 +17,11 @@ enum ExtensionsParser {
             try fields.expectEnd("extnValue")
             let ext = CertificateExtension(oid: oid, isCritical: critical, value: value.contentBytes)
             result.all.append(ext)
-            if !seen.insert(oid).inserted {
+            if seen.contains(oid) {
                 if !result.duplicates.contains(oid) { result.duplicates.append(oid) }
                 continue
             }
+            seen.append(oid)
             do throws(CertificateDecodingError) {
                 try decodeKnown(oid: oid, value: value, into: &result)
             } catch {
