@@ -15,6 +15,7 @@ run() {
   echo "valgrind: certkit $*"
   status=0
   valgrind --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
+    --suppressions=Scripts/valgrind.supp \
     --error-exitcode=99 -q "$binary" "$@" >/dev/null || status=$?
   if [ "$status" -eq 99 ]; then echo "valgrind: memory errors or leaks in: certkit $*" >&2; exit 1; fi
 }
