@@ -17,13 +17,7 @@ public struct OpenSSLTLSClient: TLSChainFetcher {
     /// Creates a client.
     public init() {}
 
-    public func fetchChain(host: String, port: UInt16, serverName: String?, timeout: Duration) throws(TLSConnectError)
-        -> [Certificate]
-    {
-        try Self.decodePresentedChain(fetchDER(host: host, port: port, serverName: serverName, timeout: timeout))
-    }
-
-    /// Like ``fetchChain(host:port:serverName:timeout:)`` but returns the DER encodings as OpenSSL gives them.
+    /// Captures the presented chain as DER (``fetchChain(host:port:serverName:timeout:)`` decodes it).
     public func fetchDER(host: String, port: UInt16, serverName: String?, timeout: Duration) throws(TLSConnectError)
         -> [[UInt8]]
     {

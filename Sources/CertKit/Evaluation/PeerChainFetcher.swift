@@ -43,14 +43,23 @@ public protocol TLSChainFetcher: Sendable {
     var name: String { get }
 
     /// Connects to `host:port` (a DNS name or an IP literal), sends `serverName` as SNI when it is not nil,
-    /// completes the handshake and returns the presented chain, leaf first.
+    /// completes the handshake and returns the DER encodings of the presented chain, leaf first, as the
+    /// library gives them.
     /// - Parameter timeout: the bound on connecting and the handshake together.
     /// - Throws: a ``TLSConnectError`` saying why no chain was captured.
-    func fetchChain(host: String, port: UInt16, serverName: String?, timeout: Duration) throws(TLSConnectError)
-        -> [Certificate]
+    func fetchDER(host: String, port: UInt16, serverName: String?, timeout: Duration) throws(TLSConnectError)
+        -> [[UInt8]]
 }
 
 extension TLSChainFetcher {
+    /// Like ``fetchDER(host:port:serverName:timeout:)``, with the chain decoded into certificates.
+    /// - Throws: what `fetchDER` throws, or ``TLSConnectError/undecodableCertificate(index:reason:)``.
+    public func fetchChain(host: String, port: UInt16, serverName: String?, timeout: Duration) throws(TLSConnectError)
+        -> [Certificate]
+    {
+        try Self.decodePresentedChain(fetchDER(host: host, port: port, serverName: serverName, timeout: timeout))
+    }
+
     /// Decodes the DER certificates a TLS library captured, keeping the server's order.
     /// - Throws: ``TLSConnectError/undecodableCertificate(index:reason:)`` for the first one that does not decode,
     ///   or ``TLSConnectError/handshake(_:)`` when the server sent no certificate at all.
