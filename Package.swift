@@ -67,12 +67,15 @@ let package = Package(
             path: "Tests/Fuzz"
         ),
 
+        // The conformance scenario model, shared by the conformance and CLI tests.
+        .target(name: "CertKitTestSupport", dependencies: ["CertKit"], path: "Tests/Support"),
+
         .testTarget(name: "CertKitTests", dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS"]),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS", "CertKitCLI"]
+            dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS", "CertKitCLI", "CertKitTestSupport"]
         ),
-        .testTarget(name: "CLITests", dependencies: ["CertKitCLI", "CertKit"]),
+        .testTarget(name: "CLITests", dependencies: ["CertKitCLI", "CertKit", "CertKitTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import CertKit
+import CertKitTestSupport
 @testable import CertKitCLI
 import Foundation
 import Testing
@@ -69,64 +70,11 @@ struct EvaluateEndToEndTests {
         #expect(result.code == 0)
     }
 
-    struct Scenario: Decodable, CustomTestStringConvertible {
-        struct Expected: Decodable {
-            var result: String
-            var error: String?
-            var checks: [String: [String]]
-            var chainSubjects: [String]?
-        }
-
-        var name: String
-        var chain: String
-        var anchors: [String]
-        var intermediates: [String]
-        var crls: [String]
-        var alwaysTrust: [String]
-        var distrust: [String]
-        var pins: [String]
-        var exceptions: String?
-        var policy: String
-        var host: String?
-        var ip: String?
-        var email: String?
-        var profile: String
-        var maxDepth: Int?
-        var verifyDate: String
-        var expected: Expected
-
-        var testDescription: String { name }
-
-        /// The `certkit evaluate` command line for this scenario.
-        var arguments: [String] {
-            let base = Paths.root.appendingPathComponent("Tests/Fixtures/scenarios").path + "/"
-            var arguments = ["evaluate", "--json", "--at", verifyDate, "--profile", profile]
-            for (option, files) in [("--anchors", anchors), ("--intermediates", intermediates), ("--crl", crls),
-                                    ("--always-trust", alwaysTrust), ("--distrust", distrust)] {
-                for file in files { arguments += [option, base + file] }
-            }
-            for pin in pins { arguments += ["--pin", pin] }
-            if let exceptions { arguments += ["--exceptions", base + exceptions] }
-            if let host { arguments += ["--host", host] }
-            if let ip { arguments += ["--ip", ip] }
-            if let email { arguments += ["--email", email] } else { arguments += ["--policy", policy] }
-            if let maxDepth { arguments += ["--max-depth", String(maxDepth)] }
-            return arguments + [base + chain]
-        }
-    }
-
-    static let scenarios: [Scenario] = {
-        let url = Paths.root.appendingPathComponent("Tests/Fixtures/scenarios.json")
-        guard let data = try? Data(contentsOf: url) else { return [] }
-        return (try? JSONDecoder().decode([Scenario].self, from: data)) ?? []
-    }()
+    static let scenarios = Fixtures.scenarios
 
     @Test("the scenario list loads")
-    func scenariosLoad() throws {
-        let url = Paths.root.appendingPathComponent("Tests/Fixtures/scenarios.json")
-        let decoded = try JSONDecoder().decode([Scenario].self, from: try Data(contentsOf: url))
-        #expect(decoded.count > 50)
-        #expect(Self.scenarios.count == decoded.count)
+    func scenariosLoad() {
+        #expect(Self.scenarios.count > 50)
     }
 
     /// Every conformance scenario through the command line (default backend): the CLI's JSON must be exactly the
@@ -134,48 +82,19 @@ struct EvaluateEndToEndTests {
     /// the evaluation), and the result and exit code must be the ones the scenario expects. (Whether the error and
     /// the failed checks match the scenario is the conformance suite's business, not the CLI's.)
     @Test("conformance scenarios through the CLI", arguments: scenarios)
-    func scenario(_ scenario: Scenario) throws {
-        let result = certkit(scenario.arguments)
+    func scenario(_ scenario: ConformanceScenario) throws {
+        let result = certkit(scenario.commandLine)
         let expected = try #require(TrustResultType(name: scenario.expected.result))
         #expect(result.code == ExitCode(result: expected).rawValue, "\(result.stdoutText)\(result.stderr)")
         let json = try #require(try? JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
         #expect(json["result"] as? String == scenario.expected.result)
 
         let report = TrustEvaluator(backend: try #require(BackendRegistry.standard.backend(named: "openssl")))
-            .evaluate(try scenario.evaluation())
+            .evaluate(try scenario.makeEvaluation())
         #expect(result.stdoutText == EvaluateJSONRenderer.render(report))
     }
 }
 
-extension EvaluateEndToEndTests.Scenario {
-    /// The scenario as a `TrustEvaluation`, built with the library alone.
-    func evaluation() throws -> TrustEvaluation {
-        let base = Paths.root.appendingPathComponent("Tests/Fixtures/scenarios").path + "/"
-        func certificates(_ files: [String]) throws -> [Certificate] {
-            try files.flatMap { try CertificateBundle.decode(try Paths.bytes(base + $0)).certificates }
-        }
-        let profile = try #require(TrustProfile(rawValue: profile))
-        let peer = (ip ?? host).map(PeerName.parse)
-        let policy: TrustPolicy
-        if let email {
-            policy = .email(address: email, profile: profile)
-        } else if self.policy == "basic" {
-            policy = .basicX509
-        } else {
-            policy = .ssl(server: self.policy == "ssl-server", name: peer, profile: profile)
-        }
-        let revocationLists = try crls.flatMap { file in
-            try PEM.decode(try Paths.bytes(base + file)).filter { $0.label == "X509 CRL" }
-                .map { try CertificateRevocationList(derEncoded: $0.bytes) }
-        }
-        let date: Date = try #require(DateText.parse(verifyDate))
-        return TrustEvaluation(
-            certificates: try certificates([chain]), policies: [policy], anchors: try certificates(anchors),
-            anchorsOnly: true, verifyDate: date,
-            trustSettings: TrustSettings(alwaysTrust: try certificates(alwaysTrust), distrust: try certificates(distrust)),
-            exceptions: try exceptions.map { try TrustExceptions(jsonData: Data(try Paths.bytes(base + $0))) },
-            crls: revocationLists, pins: pins.compactMap(SPKIPin.init),
-            additionalIntermediates: try certificates(intermediates),
-            maxDepth: maxDepth ?? TrustEvaluation.defaultMaxDepth)
-    }
+extension ConformanceScenario: CustomTestStringConvertible {
+    public var testDescription: String { name }
 }

@@ -1,6 +1,7 @@
 import CertKit
 import CertKitGnuTLS
 import CertKitOpenSSL
+import CertKitTestSupport
 import Testing
 
 /// Every scenario × every backend, through one runner (DESIGN §7).
@@ -57,4 +58,8 @@ import Testing
         let expected = ReportSummary(scenario.expectation(for: backend), chainSubjects: actual.chainSubjects)
         #expect(actual == expected, "\(scenario.name) on \(backend)\n  expected \(expected)\n  actual   \(actual)\n  notes \(report.notes)")
     }
+}
+
+extension ConformanceScenario: CustomTestStringConvertible {
+    public var testDescription: String { name }
 }

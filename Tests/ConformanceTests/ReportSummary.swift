@@ -1,4 +1,5 @@
 import CertKit
+import CertKitTestSupport
 
 /// The parts of a report conformance compares: result, error, failed checks per index, chain subjects.
 struct ReportSummary: Equatable, CustomStringConvertible {

@@ -1,50 +1,65 @@
 import CertKit
 import Foundation
-import Testing
 
-/// One entry of Tests/Fixtures/scenarios.json (schema in Tests/Fixtures/README.md).
-struct ConformanceScenario: Decodable, Sendable, CustomTestStringConvertible {
-    struct Expectation: Decodable, Sendable {
-        var result: String
-        var error: String?
-        var checks: [String: [String]]
-        var chainSubjects: [String]?
+/// One entry of Tests/Fixtures/scenarios.json (schema in Tests/Fixtures/README.md), shared by the conformance
+/// suite (every scenario on every backend) and the CLI tests (every scenario through `certkit evaluate`).
+public struct ConformanceScenario: Decodable, Sendable {
+    public struct Expectation: Decodable, Sendable {
+        public var result: String
+        public var error: String?
+        public var checks: [String: [String]]
+        public var chainSubjects: [String]?
     }
 
-    struct BackendDifference: Decodable, Sendable {
-        var reason: String
-        var expected: Expectation
+    public struct BackendDifference: Decodable, Sendable {
+        public var reason: String
+        public var expected: Expectation
     }
 
-    var name: String
-    var description: String
-    var chain: String
-    var anchors: [String]
-    var intermediates: [String]
-    var crls: [String]
-    var alwaysTrust: [String]
-    var distrust: [String]
-    var pins: [String]
-    var exceptions: String?
-    var policy: String
-    var host: String?
-    var ip: String?
-    var email: String?
-    var profile: String
-    var maxDepth: Int?
-    var verifyDate: String
-    var expected: Expectation
-    var backendDifferences: [String: BackendDifference]
-
-    var testDescription: String { name }
+    public var name: String
+    public var description: String
+    public var chain: String
+    public var anchors: [String]
+    public var intermediates: [String]
+    public var crls: [String]
+    public var alwaysTrust: [String]
+    public var distrust: [String]
+    public var pins: [String]
+    public var exceptions: String?
+    public var policy: String
+    public var host: String?
+    public var ip: String?
+    public var email: String?
+    public var profile: String
+    public var maxDepth: Int?
+    public var verifyDate: String
+    public var expected: Expectation
+    public var backendDifferences: [String: BackendDifference]
 
     /// The expectation for `backend`, with a documented difference applied.
-    func expectation(for backend: String) -> Expectation {
+    public func expectation(for backend: String) -> Expectation {
         backendDifferences[backend]?.expected ?? expected
     }
 
+    /// The `certkit evaluate --json` command line for this scenario.
+    public var commandLine: [String] {
+        let base = Fixtures.scenariosDirectory.path + "/"
+        var arguments = ["evaluate", "--json", "--at", verifyDate, "--profile", profile]
+        for (option, files) in [("--anchors", anchors), ("--intermediates", intermediates), ("--crl", crls),
+                                ("--always-trust", alwaysTrust), ("--distrust", distrust)] {
+            for file in files { arguments += [option, base + file] }
+        }
+        for pin in pins { arguments += ["--pin", pin] }
+        if let exceptions { arguments += ["--exceptions", base + exceptions] }
+        if let host { arguments += ["--host", host] }
+        if let ip { arguments += ["--ip", ip] }
+        if let email { arguments += ["--email", email] } else { arguments += ["--policy", policy] }
+        if let maxDepth { arguments += ["--max-depth", String(maxDepth)] }
+        return arguments + [base + chain]
+    }
+
     /// Builds the evaluation the scenario describes.
-    func makeEvaluation() throws -> TrustEvaluation {
+    public func makeEvaluation() throws -> TrustEvaluation {
         let profile = TrustProfile(rawValue: self.profile) ?? .apple
         let name: PeerName? = host.map { PeerName.parse($0) } ?? ip.map { PeerName.parse($0) }
         let trustPolicy: TrustPolicy
@@ -71,32 +86,32 @@ struct ConformanceScenario: Decodable, Sendable, CustomTestStringConvertible {
 }
 
 /// Loads fixtures relative to Tests/Fixtures.
-enum Fixtures {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+public enum Fixtures {
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
-    static let scenariosDirectory = root.appendingPathComponent("scenarios")
+    public static let scenariosDirectory = root.appendingPathComponent("scenarios")
 
-    static func data(_ relative: String) throws -> Data {
+    public static func data(_ relative: String) throws -> Data {
         try Data(contentsOf: scenariosDirectory.appendingPathComponent(relative))
     }
 
-    static func certificates(_ relative: String) throws -> [Certificate] {
+    public static func certificates(_ relative: String) throws -> [Certificate] {
         try CertificateBundle.decode([UInt8](data(relative))).certificates
     }
 
-    static func crls(_ relative: String) throws -> [CertificateRevocationList] {
+    public static func crls(_ relative: String) throws -> [CertificateRevocationList] {
         let bytes = [UInt8](try data(relative))
         let blocks = try PEM.decode(bytes)
         if blocks.isEmpty { return [try CertificateRevocationList(derEncoded: bytes)] }
         return try blocks.filter { $0.label == "X509 CRL" }.map { try CertificateRevocationList(derEncoded: $0.bytes) }
     }
 
-    static func date(_ text: String) throws -> Date {
+    public static func date(_ text: String) throws -> Date {
         guard let date = ISO8601DateFormatter().date(from: text) else { throw CocoaError(.formatting) }
         return date
     }
 
-    static let scenarios: [ConformanceScenario] = {
+    public static let scenarios: [ConformanceScenario] = {
         do {
             let data = try Data(contentsOf: root.appendingPathComponent("scenarios.json"))
             return try JSONDecoder().decode([ConformanceScenario].self, from: data)
