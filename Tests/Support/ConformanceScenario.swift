@@ -111,12 +111,28 @@ public enum Fixtures {
         return date
     }
 
+    /// Directory of additional scenario sets: `Tests/Fixtures/scenario-sets/<set>.json`, each written by its
+    /// own generator (see Tests/Fixtures/README.md), same schema as scenarios.json.
+    public static let scenarioSetsDirectory = root.appendingPathComponent("scenario-sets")
+
+    /// Every scenario: scenarios.json, then each scenario set in file-name order. Names are unique across sets.
     public static let scenarios: [ConformanceScenario] = {
-        do {
-            let data = try Data(contentsOf: root.appendingPathComponent("scenarios.json"))
-            return try JSONDecoder().decode([ConformanceScenario].self, from: data)
-        } catch {
-            fatalError("cannot read scenarios.json: \(error)")
+        var files = [root.appendingPathComponent("scenarios.json")]
+        let sets = (try? FileManager.default.contentsOfDirectory(atPath: scenarioSetsDirectory.path)) ?? []
+        files += sets.filter { $0.hasSuffix(".json") }.sorted().map { scenarioSetsDirectory.appendingPathComponent($0) }
+        var all: [ConformanceScenario] = []
+        var names = Set<String>()
+        for file in files {
+            do {
+                let decoded = try JSONDecoder().decode([ConformanceScenario].self, from: Data(contentsOf: file))
+                for scenario in decoded where !names.insert(scenario.name).inserted {
+                    fatalError("\(file.lastPathComponent): scenario name \(scenario.name) is used twice")
+                }
+                all += decoded
+            } catch {
+                fatalError("cannot read \(file.lastPathComponent): \(error)")
+            }
         }
+        return all
     }()
 }
