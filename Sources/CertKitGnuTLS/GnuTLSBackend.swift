@@ -53,18 +53,31 @@ public struct GnuTLSBackend: TrustBackend {
         try GnuTLSAnchorStore(anchors: anchors)
     }
 
-    /// Verifies exactly `path` at `date` (see ``GnuTLSPathVerifier`` for how failures are located).
-    public func verify(
-        _ path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
-    ) throws(BackendError) -> PathFindings {
+    /// Verifies one signature with `gnutls_pubkey_verify_data2` as `input`'s scheme says.
+    public func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
+        let key: GnuTLSPublicKey
+        do { key = try GnuTLSPublicKey(spki: input.signerKey.derEncoded) } catch {
+            return .invalid("the signer's public key: \(error.message)")
+        }
+        return key.verify(input)
+    }
+
+    /// The digest GnuTLS reads in the certificate's signature algorithm (`gnutls_sign_get_hash_algorithm`).
+    public func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
+        guard let handle = try? certificateCache.handle(for: certificate.derEncoded, make: { der throws(GnuTLSCode) in
+            try GnuTLSCertificate(importing: der)
+        }) else { return .unknown }
+        return handle.signatureDigest
+    }
+
+    /// GnuTLS's verdict on exactly `path` at `date` (see ``GnuTLSLibraryVerdict``).
+    public func libraryVerdict(
+        on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
+    ) throws(BackendError) -> [LibraryFinding] {
         guard let store = anchors as? GnuTLSAnchorStore else {
             throw BackendError("gnutls: anchors were prepared by another backend")
         }
-        var refused: [Int: String] = [:]
-        guard var verifier = try GnuTLSPathVerifier(
-            path: path, store: store, date: date, certificateCache: certificateCache, refused: &refused) else {
-            return try GnuTLSUnimportablePathVerifier(path: path, date: date).run(refused: refused, crls: crls)
-        }
-        return try verifier.run(crls: crls)
+        return try GnuTLSLibraryVerdict(path: path, store: store, date: date, certificateCache: certificateCache)
+            .run(crls: crls)
     }
 }

@@ -47,12 +47,6 @@ final class GnuTLSCertificate {
     /// The X.509 version (1, 2 or 3).
     var version: Int { Int(gnutls_x509_crt_get_version(handle)) }
 
-    /// True when the subject and issuer names match (GnuTLS's comparison).
-    var isSelfIssued: Bool { gnutls_x509_crt_check_issuer(handle, handle) != 0 }
-
-    /// True when `issuer`'s subject is this certificate's issuer name.
-    func isIssued(by issuer: GnuTLSCertificate) -> Bool { gnutls_x509_crt_check_issuer(handle, issuer.handle) != 0 }
-
     /// The basicConstraints extension, or nil when absent.
     var basicConstraints: (isCA: Bool, pathLength: Int?)? {
         var critical: UInt32 = 0
@@ -62,32 +56,21 @@ final class GnuTLSCertificate {
         return (ca != 0, pathLength >= 0 ? Int(pathLength) : nil)
     }
 
-    /// The keyUsage bits (`GNUTLS_KEY_*`), or nil when the extension is absent.
-    var keyUsage: UInt32? {
-        var usage: UInt32 = 0
-        var critical: UInt32 = 0
-        guard gnutls_x509_crt_get_key_usage(handle, &usage, &critical) >= 0 else { return nil }
-        return usage
-    }
-
-    /// True when the signature uses a digest GnuTLS may refuse outright (MD2, MD5) whatever the flags.
-    var hasBrokenSignatureDigest: Bool {
+    /// GnuTLS's reading of the signature algorithm's digest (`gnutls_sign_get_hash_algorithm`).
+    var signatureDigest: LibrarySignatureDigest {
         let algorithm = gnutls_x509_crt_get_signature_algorithm(handle)
-        guard algorithm >= 0 else { return false }
-        let digest = gnutls_sign_get_hash_algorithm(gnutls_sign_algorithm_t(UInt32(algorithm)))
-        return digest == GNUTLS_DIG_MD5 || digest == GNUTLS_DIG_MD2
-    }
-
-    /// Verifies only this certificate's signature with `issuer`'s key (`gnutls_x509_crt_verify` against a
-    /// one-entry CA list, CA and time checks off, weak digests allowed). Returns the GnuTLS status word.
-    func signatureStatus(issuedBy issuer: GnuTLSCertificate) throws(BackendError) -> UInt32 {
-        let flags = GnuTLSLibrary.permissiveAlgorithmFlags | GNUTLS_VERIFY_DISABLE_CA_SIGN.rawValue
-            | GNUTLS_VERIFY_DISABLE_TIME_CHECKS.rawValue | GNUTLS_VERIFY_DISABLE_TRUSTED_TIME_CHECKS.rawValue
-            | GNUTLS_VERIFY_IGNORE_UNKNOWN_CRIT_EXTENSIONS.rawValue
-        var status: UInt32 = 0
-        var issuers: [gnutls_x509_crt_t?] = [issuer.handle]
-        let code = withExtendedLifetime(issuer) { gnutls_x509_crt_verify(handle, &issuers, 1, flags, &status) }
-        try GnuTLSLibrary.check(code, "gnutls_x509_crt_verify")
-        return status
+        guard algorithm > 0 else { return .unknown }
+        let sign = gnutls_sign_algorithm_t(UInt32(algorithm))
+        if sign == GNUTLS_SIGN_EDDSA_ED25519 || sign == GNUTLS_SIGN_EDDSA_ED448 { return .none }
+        switch gnutls_sign_get_hash_algorithm(sign) {
+        case GNUTLS_DIG_MD2: return .digest(.md2)
+        case GNUTLS_DIG_MD5: return .digest(.md5)
+        case GNUTLS_DIG_SHA1: return .digest(.sha1)
+        case GNUTLS_DIG_SHA224: return .digest(.sha224)
+        case GNUTLS_DIG_SHA256: return .digest(.sha256)
+        case GNUTLS_DIG_SHA384: return .digest(.sha384)
+        case GNUTLS_DIG_SHA512: return .digest(.sha512)
+        default: return .unknown
+        }
     }
 }

@@ -22,27 +22,58 @@ final class GnuTLSPublicKey {
 
     deinit { gnutls_pubkey_deinit(handle) }
 
-    /// Verifies `certificate`'s signature over its tbsCertificate (as the core parsed it) with this key.
-    /// Returns nil when it verifies, else GnuTLS's reason; weak digests are allowed (the core judges them).
-    func verifySignature(of certificate: Certificate) -> String? {
-        let algorithm = certificate.signatureAlgorithm.oid.withCString { gnutls_oid_to_sign($0) }
-        guard algorithm != GNUTLS_SIGN_UNKNOWN else {
-            return "signature algorithm \(certificate.signatureAlgorithm.oid) unknown to GnuTLS"
+    /// Verifies `input`'s signature with this key as its scheme says (`gnutls_pubkey_verify_data2`); valid only
+    /// when GnuTLS returns success. SHA-1 is allowed here (the core's floors judge it); broken digests never get
+    /// here. RSASSA-PSS uses the salt GnuTLS derives from the digest, which is the only salt the allowlist accepts.
+    func verify(_ input: SignatureInput) -> SignatureVerdict {
+        guard let algorithm = signAlgorithm(for: input.scheme) else {
+            return .invalid("GnuTLS has no algorithm for \(input.scheme) with this key")
         }
-        let flags = GNUTLS_VERIFY_ALLOW_SIGN_WITH_SHA1.rawValue | GNUTLS_VERIFY_ALLOW_SIGN_RSA_MD5.rawValue
-            | GNUTLS_VERIFY_ALLOW_SIGN_RSA_MD2.rawValue
-        let code = GnuTLSLibrary.withDatum(certificate.tbsCertificateBytes) { data in
-            GnuTLSLibrary.withDatum(certificate.signatureBytes) { signature in
-                gnutls_pubkey_verify_data2(handle, algorithm, flags, &data, &signature)
+        let code = GnuTLSLibrary.withDatum(input.signedBytes) { data in
+            GnuTLSLibrary.withDatum(input.signature) { signature in
+                gnutls_pubkey_verify_data2(handle, algorithm, GNUTLS_VERIFY_ALLOW_SIGN_WITH_SHA1.rawValue, &data, &signature)
             }
         }
-        return code < 0 ? GnuTLSLibrary.errorString(code) : nil
+        return code >= 0 ? .valid : .invalid("gnutls_pubkey_verify_data2: \(GnuTLSLibrary.errorString(code))")
     }
 
-    /// True when `certificate` is self-issued and its own key verifies its signature. A self-issued certificate
-    /// with another key (a key rollover) is not self-signed: its issuer is still missing.
-    static func isSelfSigned(_ certificate: Certificate, selfIssued: Bool) -> Bool {
-        guard selfIssued, let key = try? GnuTLSPublicKey(spki: certificate.publicKey.derEncoded) else { return false }
-        return key.verifySignature(of: certificate) == nil
+    /// The GnuTLS sign algorithm for `scheme` and this key's type.
+    private func signAlgorithm(for scheme: SignatureScheme) -> gnutls_sign_algorithm_t? {
+        let keyType = gnutls_pubkey_get_pk_algorithm(handle, nil)
+        switch scheme {
+        case .rsaPKCS1(let hash):
+            guard keyType == Int32(GNUTLS_PK_RSA.rawValue) else { return nil }
+            switch hash {
+            case .sha1: return GNUTLS_SIGN_RSA_SHA1
+            case .sha224: return GNUTLS_SIGN_RSA_SHA224
+            case .sha256: return GNUTLS_SIGN_RSA_SHA256
+            case .sha384: return GNUTLS_SIGN_RSA_SHA384
+            case .sha512: return GNUTLS_SIGN_RSA_SHA512
+            case .md2, .md4, .md5: return nil
+            }
+        case .rsaPSS(let hash, _):
+            let pssKey = keyType == Int32(GNUTLS_PK_RSA_PSS.rawValue)
+            guard pssKey || keyType == Int32(GNUTLS_PK_RSA.rawValue) else { return nil }
+            switch hash {
+            case .sha256: return pssKey ? GNUTLS_SIGN_RSA_PSS_SHA256 : GNUTLS_SIGN_RSA_PSS_RSAE_SHA256
+            case .sha384: return pssKey ? GNUTLS_SIGN_RSA_PSS_SHA384 : GNUTLS_SIGN_RSA_PSS_RSAE_SHA384
+            case .sha512: return pssKey ? GNUTLS_SIGN_RSA_PSS_SHA512 : GNUTLS_SIGN_RSA_PSS_RSAE_SHA512
+            default: return nil
+            }
+        case .ecdsa(let hash):
+            guard keyType == Int32(GNUTLS_PK_ECDSA.rawValue) else { return nil }
+            switch hash {
+            case .sha1: return GNUTLS_SIGN_ECDSA_SHA1
+            case .sha224: return GNUTLS_SIGN_ECDSA_SHA224
+            case .sha256: return GNUTLS_SIGN_ECDSA_SHA256
+            case .sha384: return GNUTLS_SIGN_ECDSA_SHA384
+            case .sha512: return GNUTLS_SIGN_ECDSA_SHA512
+            case .md2, .md4, .md5: return nil
+            }
+        case .ed25519:
+            return keyType == Int32(GNUTLS_PK_EDDSA_ED25519.rawValue) ? GNUTLS_SIGN_EDDSA_ED25519 : nil
+        case .ed448:
+            return keyType == Int32(GNUTLS_PK_EDDSA_ED448.rawValue) ? GNUTLS_SIGN_EDDSA_ED448 : nil
+        }
     }
 }

@@ -30,18 +30,6 @@ final class GnuTLSRevocationList {
         gnutls_x509_crl_check_issuer(handle, certificate.handle) != 0
     }
 
-    /// Verifies the CRL's signature with `issuer` (time checks use the thread's verification time).
-    /// Returns the status word (0 = valid).
-    func status(issuedBy issuer: GnuTLSCertificate) throws(BackendError) -> UInt32 {
-        var status: UInt32 = 0
-        var issuers: [gnutls_x509_crt_t?] = [issuer.handle]
-        let code = withExtendedLifetime(issuer) {
-            gnutls_x509_crl_verify(handle, &issuers, 1, GnuTLSLibrary.permissiveAlgorithmFlags, &status)
-        }
-        try GnuTLSLibrary.check(code, "gnutls_x509_crl_verify")
-        return status
-    }
-
     /// True when the CRL lists `certificate` (same issuer name and serial), `gnutls_x509_crt_check_revocation`.
     func revokes(_ certificate: GnuTLSCertificate) throws(BackendError) -> Bool {
         var lists: [gnutls_x509_crl_t?] = [handle]

@@ -41,10 +41,24 @@ public struct OpenSSLBackend: TrustBackend {
         return try OpenSSLPreparedAnchors(anchors: anchors)
     }
 
-    /// Verifies exactly `path` at `date` with a fresh `X509_STORE_CTX`, recording every failure OpenSSL reports.
-    public func verify(
-        _ path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
-    ) throws(BackendError) -> PathFindings {
+    /// Verifies one signature with `EVP_DigestVerify` as `input`'s scheme says.
+    public func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
+        try OpenSSLSignatureVerifier.verify(input)
+    }
+
+    /// The digest `X509_get_signature_info` reads in the certificate's signature algorithm.
+    public func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
+        OpenSSLErrorQueue.clear()
+        guard let handle = try? certificateCache.handle(for: certificate.derEncoded, make: { der throws(BackendError) in
+            try OpenSSLCertificate(der: der)
+        }) else { return .unknown }
+        return OpenSSLSignatureVerifier.digest(of: handle)
+    }
+
+    /// OpenSSL's verdict on exactly `path` at `date` with a fresh `X509_STORE_CTX`, every reported error mapped.
+    public func libraryVerdict(
+        on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
+    ) throws(BackendError) -> [LibraryFinding] {
         OpenSSLErrorQueue.clear()
         guard let prepared = anchors as? OpenSSLPreparedAnchors else {
             throw BackendError("openssl: the anchor store was not prepared by the OpenSSL backend")

@@ -1,7 +1,8 @@
 import CertKit
 import Foundation
 
-/// One verification of one candidate path: imports the path, sets up the context, runs OpenSSL, maps the result.
+/// OpenSSL's own verdict on one candidate path (the second opinion of DESIGN §2): imports the path, sets up the
+/// context, runs `X509_verify_cert`, and maps every reported error (``X509VerifyErrorMapping``).
 struct OpenSSLPathVerification {
     let path: CandidatePath
     let anchors: OpenSSLPreparedAnchors
@@ -11,9 +12,8 @@ struct OpenSSLPathVerification {
     let certificateCache: CertificateHandleCache<OpenSSLCertificate>
 
     /// Runs the verification.
-    func run() throws(BackendError) -> PathFindings {
-        var findings = PathFindings(count: path.certificates.count)
-        guard !path.certificates.isEmpty else { return findings }
+    func run() throws(BackendError) -> [LibraryFinding] {
+        guard !path.certificates.isEmpty else { return [] }
 
         // The trusted side: the store that trusts exactly the path's anchor, or nothing.
         let store: OpenSSLStore
@@ -37,7 +37,7 @@ struct OpenSSLPathVerification {
                 try OpenSSLCertificate(der: der)
             })
         }
-        guard let target = handles.first ?? anchorHandle else { return findings }
+        guard let target = handles.first ?? anchorHandle else { return [] }
         let untrusted = try OpenSSLCertificateStack(Array(handles.dropFirst()))
         let crlStack = crls.isEmpty ? nil : try OpenSSLCRLStack(crls.map { crl throws(BackendError) in
             try OpenSSLCRL(der: crl.derEncoded)
@@ -48,15 +48,16 @@ struct OpenSSLPathVerification {
         let expected = handles + (anchorHandle.map { [$0] } ?? [])
         let recorder = VerificationRecorder(path: expected)
         try context.verify(recordingInto: recorder)
-        X509VerifyErrorMapping.record(recorder.failures, for: path, into: &findings)
+        var findings = X509VerifyErrorMapping.findings(recorder.failures, for: path)
 
-        // Depth equals path index only if OpenSSL built the same chain; say so when it did not.
+        // Depth equals path index only if OpenSSL built the same chain. A clean verdict on another chain is no
+        // opinion on this one: fail closed.
         let built = context.builtChain
-        let sameChain = zip(built, expected).allSatisfy { $1.isSame(as: $0) }
-        if !sameChain || (built.count != expected.count && recorder.failures.isEmpty) {
-            findings.notes.append(
-                "openssl built a chain of \(built.count) certificates that differs from the candidate path of "
-                    + "\(expected.count); failure depths may not match path indices")
+        let sameChain = built.count == expected.count && zip(built, expected).allSatisfy { $1.isSame(as: $0) }
+        if !sameChain && recorder.failures.isEmpty {
+            findings.append(LibraryFinding(
+                index: nil, explainedBy: [], otherwise: .signature,
+                note: "openssl verified a chain of \(built.count) certificates, not the candidate path of \(expected.count)"))
         }
         return findings
     }

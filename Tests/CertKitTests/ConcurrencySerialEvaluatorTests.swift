@@ -25,9 +25,15 @@ final class InstrumentedBackend: TrustBackend {
     func libraryFields(of der: [UInt8]) throws(BackendError) -> LibraryCertificateFields {
         try real.libraryFields(of: der)
     }
-    func verify(
-        _ path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
-    ) throws(BackendError) -> PathFindings {
+    func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
+        try real.verifySignature(input)
+    }
+    func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
+        real.librarySignatureDigest(of: certificate)
+    }
+    func libraryVerdict(
+        on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
+    ) throws(BackendError) -> [LibraryFinding] {
         let now = inFlight.add(1, ordering: .sequentiallyConsistent).newValue
         maxInFlight.max(now, ordering: .sequentiallyConsistent)
         defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
@@ -37,7 +43,7 @@ final class InstrumentedBackend: TrustBackend {
         }) {
             body()
         }
-        return try real.verify(path, anchors: anchors, at: date, crls: crls)
+        return try real.libraryVerdict(on: path, anchors: anchors, at: date, crls: crls)
     }
 }
 

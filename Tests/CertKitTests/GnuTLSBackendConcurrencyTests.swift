@@ -37,7 +37,10 @@ import Testing
 
     @Test func concurrentVerificationMatchesSerial() throws {
         let backend = GnuTLSBackend()
-        let scenarios = [("valid-chain-rsa", "root-rsa.pem"), ("expired-leaf-rsa", "root-rsa.pem")]
+        let scenarios = [
+            ("valid-chain-rsa", "root-rsa.pem"), ("expired-leaf-rsa", "root-rsa.pem"),
+            ("bad-signature-intermediate", "root-rsa.pem"),
+        ]
         var jobs: [(CandidatePath, any PreparedAnchorStore, Date)] = []
         for (scenario, anchor) in scenarios {
             let (path, anchors) = try F.anchoredPath(scenario, anchor: anchor)

@@ -1,5 +1,6 @@
 import Foundation
-import CertKit
+import Testing
+@testable import CertKit
 import CertKitGnuTLS
 
 /// Loads the committed conformance fixtures (Tests/Fixtures/scenarios) for the GnuTLS backend tests.
@@ -76,5 +77,25 @@ enum GnuTLSFixtures {
         var result: [Int: Set<TrustCheck>] = [:]
         for (index, checks) in findings.checks.enumerated() where !checks.isEmpty { result[index] = checks }
         return result
+    }
+
+    /// The library's verdict on the scenario adds nothing once the core has found `core`, and adds a failure on
+    /// its own when the core found nothing (GnuTLS does not say where).
+    static func expectExplained(
+        _ scenario: String, anchor: String, at date: Date = verifyDate, by core: [Int: Set<TrustCheck>],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let backend = GnuTLSBackend()
+        let (path, anchors) = try anchoredPath(scenario, anchor: anchor)
+        let library = try backend.libraryVerdict(
+            on: path, anchors: try backend.prepareAnchors(anchors), at: date, crls: [])
+        #expect(!library.isEmpty, "GnuTLS must refuse \(scenario)", sourceLocation: sourceLocation)
+        var withCore = PathFindings(count: path.certificates.count)
+        for (index, checks) in core { for check in checks { withCore.record(check, at: index) } }
+        withCore.weigh(library, from: backend.name)
+        #expect(failures(withCore) == core, "\(withCore.notes)", sourceLocation: sourceLocation)
+        var alone = PathFindings(count: path.certificates.count)
+        alone.weigh(library, from: backend.name)
+        #expect(!failures(alone).isEmpty, "GnuTLS's refusal alone must fail the path", sourceLocation: sourceLocation)
     }
 }

@@ -1,4 +1,4 @@
-import CertKit
+@testable import CertKit
 import CertKitOpenSSL
 import Foundation
 import Testing
@@ -240,10 +240,19 @@ struct OpenSSLBackendAlgorithmTests {
 
     @Test func md5SignatureIsLeftToTheCore() throws {
         #expect(failures(try verify(pki.certificate("leaf-md5"))) == [:])
-        // Even a broken MD5 signature gets no `signature` finding (the core reports WeakSignature), only a note.
-        let broken = try verify(Certificate(derEncoded: flippingLastByte(pki.der("leaf-md5"))))
-        #expect(failures(broken) == [:])
-        #expect(broken.notes.contains { $0.contains("md5WithRSAEncryption") })
+        // The core does not verify MD5 signatures (the certificate is a fatal WeakSignature whatever its
+        // signature); OpenSSL's own signature failure on a broken one is explained by that WeakSignature and
+        // adds nothing, and without it fails closed as Signature.
+        let leaf = try Certificate(derEncoded: flippingLastByte(pki.der("leaf-md5")))
+        let root = try pki.certificate("rsa-root")
+        let path = CandidatePath(certificates: [leaf, root], endsAtAnchor: true)
+        let library = try backend.libraryVerdict(
+            on: path, anchors: try backend.prepareAnchors([root]), at: date("2030-06-01"), crls: [])
+        var explained = PathFindings(count: 2)
+        explained.record(.weakSignature, at: 0)
+        explained.weigh(library, from: backend.name)
+        #expect(explained.checks == [[.weakSignature], []])
+        #expect(failures(try verify(leaf)) == [0: [.signature]])
     }
 
     @Test func notesCarryOpenSSLsWords() throws {
@@ -251,7 +260,7 @@ struct OpenSSLBackendAlgorithmTests {
         let path = CandidatePath(
             certificates: try ["leaf-expired", "int", "root"].map(pki.certificate), endsAtAnchor: true)
         let findings = try backend.verify(path, anchors: store, at: date("2030-06-01"), crls: [])
-        #expect(findings.notes == ["[0] TemporalValidity: certificate has expired (X509_V_ERR 10)"])
+        #expect(findings.notes == ["[0] TemporalValidity: openssl: certificate has expired (X509_V_ERR 10)"])
     }
 }
 
@@ -278,13 +287,16 @@ struct OpenSSLBackendExtensionTests {
         #expect(failures(findings) == [0: [.nameConstraints]])
     }
 
-    @Test func crlWithBadSignatureIsANoteNotARevocation() throws {
-        // OpenSSL reports CRL_SIGNATURE_FAILURE and then CERT_REVOKED from that same unverified CRL.
+    @Test func crlWithBadSignatureIsNeverUsedAndLeavesTheStatusUnknown() throws {
+        // The core refuses the CRL (its signature does not verify) and never hands it to OpenSSL: the leaf's
+        // revocation status is unknown, not "not revoked".
         let crl = try CertificateRevocationList(derEncoded: flippingLastByte(pki.der("int.crl")))
         let findings = try verify(["leaf-revoked", "int", "root"].map(pki.certificate), crls: [crl])
-        #expect(failures(findings) == [:])
-        #expect(findings.notes.contains { $0.contains("CRL signature failure") })
-        #expect(findings.notes.contains { $0.contains("revocation ignored") })
+        #expect(failures(findings) == [0: [.revocationResponseRequired]])
+        #expect(findings.notes.contains { $0.contains("signature") })
+        let genuine = try CertificateRevocationList(derEncoded: pki.der("int.crl"))
+        let both = try verify(["leaf-revoked", "int", "root"].map(pki.certificate), crls: [crl, genuine])
+        #expect(failures(both) == [0: [.revocation]], "an invalid CRL never masks a valid one")
     }
 }
 

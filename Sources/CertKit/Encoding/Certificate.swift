@@ -23,13 +23,15 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         let publicKey: PublicKeyInfo
         let extensions: CertificateExtensions
         let isSelfIssued: Bool
+        let tbsSignatureAlgorithmMatches: Bool
 
         init(
             derEncoded: [UInt8], tbsCertificateBytes: [UInt8], version: Int, serialNumber: [UInt8],
             signatureAlgorithm: SignatureAlgorithm, signatureBytes: [UInt8], issuer: DistinguishedName,
             subject: DistinguishedName, notBefore: Date, notAfter: Date, publicKey: PublicKeyInfo,
-            extensions: CertificateExtensions
+            extensions: CertificateExtensions, tbsSignatureAlgorithmMatches: Bool
         ) {
+            self.tbsSignatureAlgorithmMatches = tbsSignatureAlgorithmMatches
             self.derEncoded = derEncoded
             self.tbsCertificateBytes = tbsCertificateBytes
             self.version = version
@@ -68,6 +70,10 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     public var notBefore: Date { storage.notBefore }
     /// The end of the validity period (inclusive, per RFC 5280).
     public var notAfter: Date { storage.notAfter }
+    /// True when the tbsCertificate's `signature` AlgorithmIdentifier is byte for byte the outer
+    /// `signatureAlgorithm` (RFC 5280 §4.1.1.2) and the signature BIT STRING has no unused bits; a signature
+    /// of a certificate where this is false never verifies.
+    public var tbsSignatureAlgorithmMatches: Bool { storage.tbsSignatureAlgorithmMatches }
     /// The subject public key info.
     public var publicKey: PublicKeyInfo { storage.publicKey }
     /// The extensions, raw and decoded.
@@ -83,13 +89,13 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         derEncoded: [UInt8], tbsCertificateBytes: [UInt8], version: Int, serialNumber: [UInt8],
         signatureAlgorithm: SignatureAlgorithm, signatureBytes: [UInt8], issuer: DistinguishedName,
         subject: DistinguishedName, notBefore: Date, notAfter: Date, publicKey: PublicKeyInfo,
-        extensions: CertificateExtensions
+        extensions: CertificateExtensions, tbsSignatureAlgorithmMatches: Bool = true
     ) {
         storage = Storage(
             derEncoded: derEncoded, tbsCertificateBytes: tbsCertificateBytes, version: version,
             serialNumber: serialNumber, signatureAlgorithm: signatureAlgorithm, signatureBytes: signatureBytes,
             issuer: issuer, subject: subject, notBefore: notBefore, notAfter: notAfter, publicKey: publicKey,
-            extensions: extensions)
+            extensions: extensions, tbsSignatureAlgorithmMatches: tbsSignatureAlgorithmMatches)
     }
 
     public static func == (lhs: Certificate, rhs: Certificate) -> Bool {

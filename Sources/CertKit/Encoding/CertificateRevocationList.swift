@@ -1,10 +1,19 @@
 import Foundation
 
-/// A parsed X.509 CRL (RFC 5280 §5). Signature verification is the backend's job; the core uses the
-/// issuer, the update times and the revoked serials.
+/// A parsed X.509 CRL (RFC 5280 §5). The core validates a CRL before using it (``RevocationChecker``): its
+/// signature (verified by the backend), its issuer, its update times and its critical extensions.
 public struct CertificateRevocationList: Sendable, Hashable {
     /// The complete DER encoding.
     public let derEncoded: [UInt8]
+    /// The signed part (tbsCertList).
+    public let tbsBytes: [UInt8]
+    /// The outer signatureAlgorithm.
+    public let signatureAlgorithm: SignatureAlgorithm
+    /// The signature value.
+    public let signatureBytes: [UInt8]
+    /// True when the tbsCertList's `signature` equals the outer signatureAlgorithm and the signature has no
+    /// unused bits.
+    public let tbsSignatureAlgorithmMatches: Bool
     /// The CRL issuer.
     public let issuer: DistinguishedName
     /// thisUpdate.
@@ -15,20 +24,35 @@ public struct CertificateRevocationList: Sendable, Hashable {
     public let revokedSerialNumbers: Set<[UInt8]>
     /// authorityKeyIdentifier of the CRL, when present.
     public let authorityKeyIdentifier: [UInt8]?
+    /// True when the CRL carries a cRLNumber extension.
+    public let hasCRLNumber: Bool
+    /// Critical CRL or entry extensions certkit does not implement (delta CRLs, issuing distribution points,
+    /// indirect entries, anything unknown): a CRL with any is not used.
+    public let unsupportedCriticalExtensions: [String]
 
     /// Parses one DER CRL; trailing bytes are an error.
     public init(derEncoded: [UInt8]) throws(CertificateDecodingError) {
-        self = try X509Parser.parseCRL(derEncoded)
+        self = try CRLParser.parse(derEncoded)
     }
 
-    init(derEncoded: [UInt8], issuer: DistinguishedName, thisUpdate: Date, nextUpdate: Date?,
-         revokedSerialNumbers: Set<[UInt8]>, authorityKeyIdentifier: [UInt8]?) {
+    init(
+        derEncoded: [UInt8], tbsBytes: [UInt8], signatureAlgorithm: SignatureAlgorithm, signatureBytes: [UInt8],
+        tbsSignatureAlgorithmMatches: Bool, issuer: DistinguishedName, thisUpdate: Date, nextUpdate: Date?,
+        revokedSerialNumbers: Set<[UInt8]>, authorityKeyIdentifier: [UInt8]?, hasCRLNumber: Bool,
+        unsupportedCriticalExtensions: [String]
+    ) {
         self.derEncoded = derEncoded
+        self.tbsBytes = tbsBytes
+        self.signatureAlgorithm = signatureAlgorithm
+        self.signatureBytes = signatureBytes
+        self.tbsSignatureAlgorithmMatches = tbsSignatureAlgorithmMatches
         self.issuer = issuer
         self.thisUpdate = thisUpdate
         self.nextUpdate = nextUpdate
         self.revokedSerialNumbers = revokedSerialNumbers
         self.authorityKeyIdentifier = authorityKeyIdentifier
+        self.hasCRLNumber = hasCRLNumber
+        self.unsupportedCriticalExtensions = unsupportedCriticalExtensions
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.derEncoded == rhs.derEncoded }

@@ -59,13 +59,74 @@ public struct PathFindings: Sendable, Hashable {
     }
 }
 
-/// A cryptographic library that certkit can verify paths with (DESIGN §2).
+/// What a library says about one signature: valid only when it positively verified it.
+public enum SignatureVerdict: Sendable, Hashable {
+    /// The library verified the signature with the signer's key.
+    case valid
+    /// Anything else (bad signature, unsupported key or algorithm, library refusal), with the library's reason.
+    case invalid(String)
+}
+
+/// One signature for a backend to verify: the scheme (from the core's allowlist), the signed bytes, the
+/// signature value and the signer's SubjectPublicKeyInfo. The backend never chooses the algorithm itself.
+public struct SignatureInput: Sendable, Hashable {
+    /// How to verify: primitive, digest and parameters.
+    public var scheme: SignatureScheme
+    /// The DER bytes that were signed (tbsCertificate or tbsCertList).
+    public var signedBytes: [UInt8]
+    /// The signature value.
+    public var signature: [UInt8]
+    /// The signer's public key.
+    public var signerKey: PublicKeyInfo
+
+    /// Creates an input.
+    public init(scheme: SignatureScheme, signedBytes: [UInt8], signature: [UInt8], signerKey: PublicKeyInfo) {
+        self.scheme = scheme
+        self.signedBytes = signedBytes
+        self.signature = signature
+        self.signerKey = signerKey
+    }
+}
+
+/// How a library reads the digest of a certificate's signature algorithm, to cross-check the core's allowlist.
+public enum LibrarySignatureDigest: Sendable, Hashable {
+    /// The library names this digest.
+    case digest(HashAlgorithm)
+    /// The library knows the algorithm, and it has no separate digest (EdDSA).
+    case none
+    /// The library does not know the algorithm (the core's allowlist decides alone).
+    case unknown
+}
+
+/// Something a library found on a whole path (its own verdict, DESIGN §2): a second opinion that can only add
+/// failures. The core records ``otherwise`` unless its own findings already contain one of ``explainedBy``.
+public struct LibraryFinding: Sendable, Hashable {
+    /// The certificate the library blames, when it says which (path index); nil: somewhere on the path.
+    public var index: Int?
+    /// Core checks that account for this finding (at ``index`` when given, anywhere otherwise).
+    public var explainedBy: Set<TrustCheck>
+    /// The check recorded when nothing explains it (``TrustCheck/signature`` for anything the mapping does not
+    /// positively understand), on ``index`` or, when nil, on the leaf.
+    public var otherwise: TrustCheck
+    /// The library's own words.
+    public var note: String
+
+    /// Creates a finding.
+    public init(index: Int?, explainedBy: Set<TrustCheck>, otherwise: TrustCheck, note: String) {
+        self.index = index
+        self.explainedBy = explainedBy
+        self.otherwise = otherwise
+        self.note = note
+    }
+}
+
+/// A cryptographic library that certkit verifies with (DESIGN §2).
 ///
-/// A backend imports certificates, verifies signatures along **one** candidate path, checks RFC 5280 basics
-/// (validity at the verify date, basic constraints, path length, CA key usage), CRL revocation, and computes
-/// digests. It never makes the policy decisions the core owns (host names, EKU, key-size and hash floors,
-/// Apple rules, pins, trust settings, exceptions, aggregation), and it never builds paths from a pool.
-/// Implementations are `Sendable` and safe to call from any number of threads at once.
+/// The core owns every rule: chain building, validity, CA constraints, path length, key usage, names, algorithm
+/// allowlist and floors, CRL validation and revocation, trust settings, aggregation. A backend does only what
+/// needs the library: import, digests, verifying one signature with a given key and scheme, and the library's
+/// own verdict on a whole path as a second opinion that can only add failures. Implementations are `Sendable`
+/// and safe to call from any number of threads at once.
 public protocol TrustBackend: Sendable {
     /// A short stable name, e.g. `openssl` or `gnutls`.
     var name: String { get }
@@ -80,14 +141,22 @@ public protocol TrustBackend: Sendable {
     /// Compiles anchors into a native store, once; the result is shared across evaluations and threads.
     func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore
 
-    /// Verifies one candidate path at `date`, with `crls` for revocation when any are given.
-    /// Signature failures are reported as ``TrustCheck/signature`` on the certificate whose signature fails.
+    /// Verifies one signature exactly as `input` describes it. Returns ``SignatureVerdict/valid`` only when the
+    /// library positively verified it; everything else is ``SignatureVerdict/invalid(_:)``.
+    func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict
+
+    /// The digest the library reads in `certificate`'s signature algorithm.
+    func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest
+
+    /// The library's own verdict on exactly `path` at `date` with `crls` (already validated by the core),
+    /// every status it reports mapped explicitly; anything unmapped is a finding whose ``LibraryFinding/otherwise``
+    /// is ``TrustCheck/signature``.
     /// - Parameters:
     ///   - path: leaf first; when `path.endsAtAnchor`, its last certificate is in `anchors`.
     ///   - anchors: a store this backend prepared.
-    func verify(
-        _ path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
-    ) throws(BackendError) -> PathFindings
+    func libraryVerdict(
+        on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
+    ) throws(BackendError) -> [LibraryFinding]
 
     /// Parses `der` with the library and reports the fields it reads (names, serial, validity, SAN, basic
     /// constraints, key), so tests can check that the core's parser and the library agree.

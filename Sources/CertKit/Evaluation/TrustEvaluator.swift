@@ -3,9 +3,9 @@ import Foundation
 /// Evaluates trust with one backend. `Sendable`: call it from any number of threads and tasks at once; this is
 /// the concurrent path of DESIGN §5. Prepared anchor stores are built once per anchor set and shared read-only.
 ///
-/// For each evaluation the core's ``ChainBuilder`` proposes candidate paths; each is verified by the backend
-/// (signatures, RFC 5280 basics, CRLs) and by the core's policy rules (``CorePolicy``); the first path with no
-/// failure wins. A path whose signature does not verify is discarded. When no path passes, the most
+/// For each evaluation the core's ``ChainBuilder`` proposes candidate paths; each is judged by the core's rules
+/// (signatures verified by the backend, revocation from validated CRLs, ``CorePolicy``) and then by the library's
+/// own verdict, which can only add failures; the first path with no failure wins. A path whose signature does not verify is discarded. When no path passes, the most
 /// informative failure is reported.
 public final class TrustEvaluator: Sendable {
     /// The backend that verifies candidate paths.
@@ -112,8 +112,13 @@ public final class TrustEvaluator: Sendable {
             leaf: leaf, pool: pool, anchorSet: anchorContext.anchorSet, anchorIndex: anchorContext.index, date: date,
             limits: buildLimits, poolIsUnique: true)
 
+        var signatures = PathSignatureCheck(backend: backend)
+        var revocation = RevocationCheck(backend: backend)
         func attempt(_ path: CandidatePath) throws(BackendError) -> Attempt {
-            var findings = try backend.verify(path, anchors: store, at: date, crls: evaluation.crls)
+            // The core's rules first: signatures (verified by the library), revocation, then every policy.
+            var findings = PathFindings(count: path.certificates.count)
+            try signatures.check(path, into: &findings)
+            let usableCRLs = try revocation.check(path, crls: evaluation.crls, at: date, into: &findings)
             for policy in policies {
                 let context = PathContext(
                     path: path, policy: policy, date: date, pins: evaluation.pins,
@@ -123,6 +128,9 @@ public final class TrustEvaluator: Sendable {
                 for index in core.checks.indices { findings.checks[index].formUnion(core.checks[index]) }
                 findings.notes += core.notes
             }
+            // Then the library's own verdict, which can only add failures.
+            findings.weigh(
+                try backend.libraryVerdict(on: path, anchors: store, at: date, crls: usableCRLs), from: backend.name)
             return Attempt(path: path, checks: findings.checks, notes: findings.notes)
         }
 

@@ -38,12 +38,14 @@ enum TrustMessages {
         case .weakSignature: return "\(name) is signed with a broken hash (\(certificate.signatureAlgorithm.name))"
         case .weakKeySize: return "\(name) key is too small (\(certificate.publicKey.algorithm))"
         case .revocation: return "\(name) has been revoked"
+        case .revocationResponseRequired:
+            return "the revocation status of \(name) is unknown: no CRL given for its issuer could be validated"
         case .usageConstraints: return "\(name) is distrusted by a trust setting"
         case .leafSPKISHA256, .caSPKISHA256: return "no certificate in the chain of \(name) matches a pinned key"
         case .validityPeriodMaximums:
             return "\(name) validity period exceeds 825 days (Apple profile; --profile rfc5280 drops this rule)"
         case .chainLength: return "the chain of \(name) is longer than the maximum depth"
-        case .signature: return "the signature of \(name) does not verify"
+        case .signature: return "the signature of \(name) does not verify (or its algorithm is not allowed)"
         case .pathBuildingLimit: return "path building for \(name) stopped at its work limit"
         case .backendError: return "the backend failed while verifying \(name)"
         }

@@ -31,6 +31,9 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
     case weakSignature = "WeakSignature"
     case weakKeySize = "WeakKeySize"
     case revocation = "Revocation"
+    /// CRLs were given for a certificate's issuer and none of them could be validated (bad signature, wrong
+    /// issuer, issuer without cRLSign, outside thisUpdate…nextUpdate, unsupported critical extension).
+    case revocationResponseRequired = "RevocationResponseRequired"
     case usageConstraints = "UsageConstraints"
     case leafSPKISHA256 = "LeafSPKISHA256"
     case caSPKISHA256 = "CASPKISHA256"
@@ -57,6 +60,15 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
         }
     }
 
+    /// False for the checks no exception may ever cover, whatever its file says: a signature that does not
+    /// verify, revocation (known or unknown), and a path-building limit reached.
+    public var isExceptionAllowed: Bool {
+        switch self {
+        case .signature, .revocation, .revocationResponseRequired, .pathBuildingLimit, .backendError: false
+        default: severity == .recoverable
+        }
+    }
+
     /// The error code reported when this check is the chosen error.
     public var errorCode: TrustErrorCode {
         switch self {
@@ -77,6 +89,7 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
         case .signatureHashAlgorithms, .weakSignature: .errSecInvalidDigestAlgorithm
         case .keySize, .weakKeySize: .errSecUnsupportedKeySize
         case .revocation: .errSecCertificateRevoked
+        case .revocationResponseRequired: .errSecIncompleteCertRevocationCheck
         case .usageConstraints: .errSecTrustSettingDeny
         case .leafSPKISHA256, .caSPKISHA256: .errSSLATSCertificateTrustViolation
         case .validityPeriodMaximums: .errSecCertificateValidityPeriodTooLong
@@ -90,6 +103,7 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
         switch self {
         case .backendError: 100
         case .revocation: 90
+        case .revocationResponseRequired: 85
         case .weakKeySize, .keySize: 80
         case .weakSignature, .signatureHashAlgorithms: 70
         case .usageConstraints: 60

@@ -16,6 +16,7 @@ public enum TrustErrorCode: Int32, Sendable, Hashable, CaseIterable {
     case errSecInvalidDigestAlgorithm = -67815
     case errSecUnsupportedKeySize = -67735
     case errSecCertificateRevoked = -67820
+    case errSecIncompleteCertRevocationCheck = -67635
     case errSecTrustSettingDeny = -67654
     case errSSLATSCertificateTrustViolation = -9886
     case errSecCertificateValidityPeriodTooLong = -67901

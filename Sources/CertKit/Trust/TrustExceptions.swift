@@ -47,7 +47,7 @@ public struct TrustExceptions: Sendable, Hashable, Codable {
     /// True when these exceptions cover `failures` for `leaf`.
     public func covers(leaf: Certificate, failures: Set<TrustCheck>) -> Bool {
         guard leafSHA256 == Hex.encode(leaf.sha256Fingerprint), !failures.isEmpty else { return false }
-        guard failures.allSatisfy({ $0.severity == .recoverable }) else { return false }
+        guard failures.allSatisfy(\.isExceptionAllowed) else { return false }
         return failures.isSubset(of: Set(checks))
     }
 }

@@ -4,7 +4,7 @@ enum KnownOIDs {
     /// Dotted text by encoded contents, built once from the tables the parser already has.
     static let byEncoding: [OIDKey: String] = {
         var dotted = Set<String>()
-        dotted.formUnion(SignatureAlgorithm.known.keys)
+        dotted.formUnion(SignatureAlgorithm.allowlist.keys)
         dotted.formUnion(ExtensionOID.names.keys)
         dotted.formUnion(AttributeNames.shortNames.keys)
         dotted.formUnion(PublicKeyParser.curves.keys)

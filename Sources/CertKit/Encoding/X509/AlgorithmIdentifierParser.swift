@@ -1,6 +1,9 @@
-/// AlgorithmIdentifier (RFC 5280 §4.1.1.2) decoding for signatures.
+/// AlgorithmIdentifier (RFC 5280 §4.1.1.2) decoding for signatures, checked against the core's allowlist
+/// (``SignatureAlgorithm``). An identifier the allowlist refuses still decodes — the certificate can be
+/// inspected — but gets no ``SignatureScheme``, so no signature under it ever verifies.
 enum AlgorithmIdentifierParser {
     static let rsassaPSS = "1.2.840.113549.1.1.10"
+    static let mgf1 = "1.2.840.113549.1.1.8"
 
     /// Digest OIDs as they appear inside RSASSA-PSS parameters.
     static let hashes: [String: HashAlgorithm] = [
@@ -8,6 +11,9 @@ enum AlgorithmIdentifierParser {
         "1.3.14.3.2.26": .sha1, "2.16.840.1.101.3.4.2.4": .sha224, "2.16.840.1.101.3.4.2.1": .sha256,
         "2.16.840.1.101.3.4.2.2": .sha384, "2.16.840.1.101.3.4.2.3": .sha512,
     ]
+
+    /// Digests RSASSA-PSS may use in a certificate.
+    static let pssHashes: Set<HashAlgorithm> = [.sha1, .sha224, .sha256, .sha384, .sha512]
 
     /// The OID and the parameters element (if any) of an AlgorithmIdentifier SEQUENCE.
     static func parse(_ node: DERNode) throws(CertificateDecodingError) -> (oid: String, parameters: DERNode?) {
@@ -18,19 +24,102 @@ enum AlgorithmIdentifierParser {
         return (oid, parameters)
     }
 
-    /// A SignatureAlgorithm; for RSASSA-PSS the hash comes from the parameters (default SHA-1).
+    /// A SignatureAlgorithm, with its scheme when the allowlist accepts the OID and its parameters.
     static func signatureAlgorithm(_ node: DERNode) throws(CertificateDecodingError) -> SignatureAlgorithm {
         let (oid, parameters) = try parse(node)
-        guard oid == rsassaPSS else { return SignatureAlgorithm(oid: oid) }
-        var hash: HashAlgorithm? = .sha1
-        if let parameters, parameters.tag == DERTag.sequence {
-            var fields = try parameters.children()
-            if let hashField = try fields.readIfPresent(DERTag.contextConstructed(0)) {
-                var inner = try hashField.children()
-                let hashOID = try parse(inner.read(DERTag.sequence, "PSS hashAlgorithm")).oid
-                hash = hashes[hashOID]
+        let encoded = node.encoded
+        guard let entry = SignatureAlgorithm.allowlist[oid] else {
+            let name = SignatureAlgorithm.refusedNames[oid] ?? oid
+            return SignatureAlgorithm(
+                oid: oid, name: name, hash: nil, scheme: nil,
+                rejection: "signature algorithm \(name) is not on certkit's allowlist", encoded: encoded)
+        }
+        if entry.family == .rsaPSS {
+            switch pssParameters(parameters) {
+            case .success(let (hash, salt)):
+                return SignatureAlgorithm(
+                    oid: oid, name: "rsassaPss", hash: hash, scheme: .rsaPSS(hash, saltLength: salt), rejection: nil,
+                    encoded: encoded)
+            case .failure(let reason):
+                return SignatureAlgorithm(
+                    oid: oid, name: "rsassaPss", hash: reason.hash, scheme: nil,
+                    rejection: "RSASSA-PSS parameters refused: \(reason.message)", encoded: encoded)
             }
         }
-        return SignatureAlgorithm(oid: oid, name: "rsassaPss", hash: hash)
+        if let parameters, !(entry.allowsNullParameters && isNull(parameters)) {
+            return SignatureAlgorithm(
+                oid: oid, name: entry.name, hash: entry.hash, scheme: nil,
+                rejection: "\(entry.name) with unexpected parameters", encoded: encoded)
+        }
+        return SignatureAlgorithm(
+            oid: oid, name: entry.name, hash: entry.hash, scheme: entry.fixedScheme, rejection: nil, encoded: encoded)
     }
+
+    struct PSSRefusal: Error {
+        var message: String
+        var hash: HashAlgorithm?
+    }
+
+    /// RSASSA-PSS-params (RFC 4055 §3.1) as certificates must use them: explicit, a SHA-1/SHA-2 digest, MGF1
+    /// over the same digest, a salt as long as the digest, trailerField 1.
+    static func pssParameters(_ parameters: DERNode?) -> Result<(HashAlgorithm, Int), PSSRefusal> {
+        guard let parameters, parameters.tag == DERTag.sequence else {
+            return .failure(PSSRefusal(message: "parameters absent", hash: nil))
+        }
+        do {
+            var fields = try parameters.children()
+            var hash = HashAlgorithm.sha1
+            var mgfHash = HashAlgorithm.sha1
+            var salt = 20
+            var trailer = 1
+            if let field = try fields.readIfPresent(DERTag.contextConstructed(0)) {
+                var inner = try field.children()
+                guard let found = try digest(inner.read(DERTag.sequence, "PSS hashAlgorithm")) else {
+                    return .failure(PSSRefusal(message: "unknown digest", hash: nil))
+                }
+                try inner.expectEnd("PSS hashAlgorithm")
+                hash = found
+            }
+            if let field = try fields.readIfPresent(DERTag.contextConstructed(1)) {
+                var inner = try field.children()
+                let (mgfOID, mgfParameters) = try parse(inner.read(DERTag.sequence, "PSS maskGenAlgorithm"))
+                try inner.expectEnd("PSS maskGenAlgorithm")
+                guard mgfOID == mgf1, let mgfParameters, mgfParameters.tag == DERTag.sequence,
+                      let found = try digest(mgfParameters)
+                else { return .failure(PSSRefusal(message: "mask generation is not MGF1 with a known digest", hash: hash)) }
+                mgfHash = found
+            }
+            if let field = try fields.readIfPresent(DERTag.contextConstructed(2)) {
+                var inner = try field.children()
+                salt = try inner.read(DERTag.integer, "PSS saltLength").smallInteger()
+                try inner.expectEnd("PSS saltLength")
+            }
+            if let field = try fields.readIfPresent(DERTag.contextConstructed(3)) {
+                var inner = try field.children()
+                trailer = try inner.read(DERTag.integer, "PSS trailerField").smallInteger()
+                try inner.expectEnd("PSS trailerField")
+            }
+            try fields.expectEnd("RSASSA-PSS parameters")
+            guard pssHashes.contains(hash) else { return .failure(PSSRefusal(message: "digest \(hash.rawValue)", hash: hash)) }
+            guard mgfHash == hash else {
+                return .failure(PSSRefusal(message: "MGF1 digest \(mgfHash.rawValue) differs from \(hash.rawValue)", hash: hash))
+            }
+            guard salt == hash.length else {
+                return .failure(PSSRefusal(message: "salt length \(salt), expected \(hash.length)", hash: hash))
+            }
+            guard trailer == 1 else { return .failure(PSSRefusal(message: "trailerField \(trailer)", hash: hash)) }
+            return .success((hash, salt))
+        } catch {
+            return .failure(PSSRefusal(message: "malformed (\(error.message))", hash: nil))
+        }
+    }
+
+    /// The digest named by a digest AlgorithmIdentifier whose parameters are absent or NULL.
+    private static func digest(_ node: DERNode) throws(CertificateDecodingError) -> HashAlgorithm? {
+        let (oid, parameters) = try parse(node)
+        if let parameters, !isNull(parameters) { return nil }
+        return hashes[oid]
+    }
+
+    private static func isNull(_ node: DERNode) -> Bool { node.tag == DERTag.null && node.contentLength == 0 }
 }

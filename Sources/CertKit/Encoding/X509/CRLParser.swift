@@ -1,15 +1,22 @@
 import Foundation
 
-/// Decodes a CertificateList (RFC 5280 §5.1): issuer, update times, revoked serials and the CRL's AKI.
+/// Decodes a CertificateList (RFC 5280 §5.1): the signed part, issuer, update times, revoked serials, the CRL's
+/// AKI and cRLNumber, and which critical extensions certkit does not implement.
 enum CRLParser {
+    /// CRL extensions certkit understands: AKI, issuerAltName, cRLNumber, freshestCRL, authorityInfoAccess.
+    static let understoodCRLExtensions: Set<String> = ["2.5.29.35", "2.5.29.18", "2.5.29.20", "2.5.29.46", "1.3.6.1.5.5.7.1.1"]
+    /// Entry extensions certkit understands: reasonCode, invalidityDate.
+    static let understoodEntryExtensions: Set<String> = ["2.5.29.21", "2.5.29.24"]
+
     static func parse(_ der: [UInt8]) throws(CertificateDecodingError) -> CertificateRevocationList {
         var top = DERReader(der)
         let list = try top.read(DERTag.sequence, "CertificateList SEQUENCE")
         try top.expectEnd("the CRL")
         var outer = try list.children()
         let tbs = try outer.read(DERTag.sequence, "tbsCertList")
-        _ = try outer.read(DERTag.sequence, "CRL signatureAlgorithm")
-        _ = try outer.read(DERTag.bitString, "CRL signatureValue").bitString()
+        let outerAlgorithm = try outer.read(DERTag.sequence, "CRL signatureAlgorithm")
+        let signatureAlgorithm = try AlgorithmIdentifierParser.signatureAlgorithm(outerAlgorithm)
+        let signature = try outer.read(DERTag.bitString, "CRL signatureValue").bitString()
         try outer.expectEnd("CRL signatureValue")
 
         var fields = try tbs.children()
@@ -18,7 +25,7 @@ enum CRLParser {
                 throw CertificateDecodingError(.invalidCertificate, "unsupported CRL version")
             }
         }
-        _ = try fields.read(DERTag.sequence, "tbsCertList signature")
+        let innerAlgorithm = try fields.read(DERTag.sequence, "tbsCertList signature")
         let issuer = try NameParser.parse(fields.read(DERTag.sequence, "CRL issuer"))
         guard let thisNode = try fields.next() else { throw CertificateDecodingError(.malformedDER, "missing thisUpdate") }
         let thisUpdate = try thisNode.time()
@@ -26,6 +33,7 @@ enum CRLParser {
         if let tag = fields.peekTag, tag == DERTag.utcTime || tag == DERTag.generalizedTime {
             nextUpdate = try fields.next()?.time()
         }
+        var unsupported: [String] = []
         var revoked: Set<[UInt8]> = []
         if let entries = try fields.readIfPresent(DERTag.sequence) {
             var list = try entries.children()
@@ -35,17 +43,49 @@ enum CRLParser {
                 revoked.insert(try entryFields.read(DERTag.integer, "userCertificate").integerBytes())
                 guard let date = try entryFields.next() else { throw CertificateDecodingError(.malformedDER, "missing revocationDate") }
                 _ = try date.time()
+                if let entryExtensions = try entryFields.readIfPresent(DERTag.sequence) {
+                    for (oid, critical) in try extensionHeaders(entryExtensions)
+                    where critical && !understoodEntryExtensions.contains(oid) && !unsupported.contains(oid) {
+                        unsupported.append(oid)
+                    }
+                }
+                try entryFields.expectEnd("revoked entry")
             }
         }
         var authorityKeyIdentifier: [UInt8]?
+        var hasCRLNumber = false
         if let explicitExtensions = try fields.readIfPresent(DERTag.contextConstructed(0)) {
             var inner = try explicitExtensions.children()
-            let extensions = try ExtensionsParser.parse(inner.read(DERTag.sequence, "crlExtensions"))
+            let sequence = try inner.read(DERTag.sequence, "crlExtensions")
+            try inner.expectEnd("crlExtensions")
+            let extensions = try ExtensionsParser.parse(sequence)
             authorityKeyIdentifier = extensions.authorityKeyIdentifier
+            for (oid, critical) in try extensionHeaders(sequence) {
+                if oid == "2.5.29.20" { hasCRLNumber = true }
+                if critical && !understoodCRLExtensions.contains(oid) && !unsupported.contains(oid) { unsupported.append(oid) }
+            }
         }
         try fields.expectEnd("tbsCertList")
         return CertificateRevocationList(
-            derEncoded: list.encoded, issuer: issuer, thisUpdate: thisUpdate, nextUpdate: nextUpdate,
-            revokedSerialNumbers: revoked, authorityKeyIdentifier: authorityKeyIdentifier)
+            derEncoded: list.encoded, tbsBytes: tbs.encoded, signatureAlgorithm: signatureAlgorithm,
+            signatureBytes: signature.bytes,
+            tbsSignatureAlgorithmMatches: innerAlgorithm.encoded == outerAlgorithm.encoded && signature.unusedBits == 0,
+            issuer: issuer, thisUpdate: thisUpdate, nextUpdate: nextUpdate, revokedSerialNumbers: revoked,
+            authorityKeyIdentifier: authorityKeyIdentifier, hasCRLNumber: hasCRLNumber,
+            unsupportedCriticalExtensions: unsupported)
+    }
+
+    /// The OID and criticality of each Extension in an Extensions SEQUENCE.
+    private static func extensionHeaders(_ node: DERNode) throws(CertificateDecodingError) -> [(String, Bool)] {
+        var headers: [(String, Bool)] = []
+        var list = try node.children()
+        while let element = try list.next() {
+            var fields = try element.children()
+            let oid = try fields.read(DERTag.objectIdentifier, "extnID").objectIdentifier()
+            var critical = false
+            if let flag = try fields.readIfPresent(DERTag.boolean) { critical = try flag.boolean() }
+            headers.append((oid, critical))
+        }
+        return headers
     }
 }

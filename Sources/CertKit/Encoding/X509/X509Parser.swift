@@ -14,8 +14,8 @@ enum X509Parser {
     static func parseCertificate(node certificate: DERNode) throws(CertificateDecodingError) -> Certificate {
         var outer = try certificate.children()
         let tbs = try outer.read(DERTag.sequence, "tbsCertificate")
-        let signatureAlgorithm = try AlgorithmIdentifierParser.signatureAlgorithm(
-            outer.read(DERTag.sequence, "signatureAlgorithm"))
+        let outerAlgorithm = try outer.read(DERTag.sequence, "signatureAlgorithm")
+        let signatureAlgorithm = try AlgorithmIdentifierParser.signatureAlgorithm(outerAlgorithm)
         let signature = try outer.read(DERTag.bitString, "signatureValue").bitString()
         try outer.expectEnd("signatureValue")
 
@@ -29,7 +29,7 @@ enum X509Parser {
             version = number + 1
         }
         let serial = try fields.read(DERTag.integer, "serialNumber").integerBytes()
-        _ = try fields.read(DERTag.sequence, "tbsCertificate signature")
+        let innerAlgorithm = try fields.read(DERTag.sequence, "tbsCertificate signature")
         let issuer = try NameParser.parse(fields.read(DERTag.sequence, "issuer"))
         var validity = try fields.read(DERTag.sequence, "validity").children()
         guard let notBeforeNode = try validity.next(), let notAfterNode = try validity.next() else {
@@ -56,7 +56,8 @@ enum X509Parser {
             derEncoded: certificate.encoded, tbsCertificateBytes: tbs.encoded, version: version,
             serialNumber: serial, signatureAlgorithm: signatureAlgorithm, signatureBytes: signature.bytes,
             issuer: issuer, subject: subject, notBefore: notBefore, notAfter: notAfter, publicKey: publicKey,
-            extensions: extensions)
+            extensions: extensions,
+            tbsSignatureAlgorithmMatches: innerAlgorithm.encoded == outerAlgorithm.encoded && signature.unusedBits == 0)
     }
 
     /// Parses a CRL (RFC 5280 §5.1).

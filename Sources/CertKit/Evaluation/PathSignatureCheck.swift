@@ -1,0 +1,70 @@
+/// The signatures along a candidate path (DESIGN §2): the core decides whether a signature *may* verify —
+/// the tbsCertificate's algorithm equals the outer one, the algorithm is on the allowlist with valid parameters,
+/// the signer's key type fits it, the library reads the same digest — and the backend verifies it with the
+/// issuer's key. A link is good only when the library positively says so; anything else records `Signature` on
+/// the certificate whose signature it is (the path is then discarded).
+///
+/// A signature over a broken digest (MD2/MD4/MD5) is not verified: ``AlgorithmStrengthCheck`` makes the
+/// certificate a fatal `WeakSignature` whatever its signature, so forged and genuine ones get the same verdict.
+struct PathSignatureCheck {
+    let backend: any TrustBackend
+    /// Verdicts already reached in this evaluation, by (certificate, signer key): paths share links.
+    private var verdicts: [Link: String?] = [:]
+
+    private struct Link: Hashable {
+        var certificate: Certificate
+        var signerKey: [UInt8]
+    }
+
+    init(backend: any TrustBackend) { self.backend = backend }
+
+    /// Records `Signature` on every certificate of `path` whose signature by the next certificate fails.
+    mutating func check(_ path: CandidatePath, into findings: inout PathFindings) throws(BackendError) {
+        let certificates = path.certificates
+        for index in certificates.indices.dropLast() {
+            let certificate = certificates[index]
+            if certificate.signatureAlgorithm.hash?.isBroken == true { continue }
+            let link = Link(certificate: certificate, signerKey: certificates[index + 1].publicKey.derEncoded)
+            let failure: String?
+            if let known = verdicts[link] {
+                failure = known
+            } else {
+                failure = try judge(certificate, signer: certificates[index + 1])
+                verdicts[link] = failure
+            }
+            if let failure { findings.record(.signature, at: index, note: failure) }
+        }
+    }
+
+    /// Nil when `certificate`'s signature verifies with `signer`'s key, else why not.
+    private func judge(_ certificate: Certificate, signer: Certificate) throws(BackendError) -> String? {
+        guard certificate.tbsSignatureAlgorithmMatches else {
+            return "the tbsCertificate signature algorithm differs from the outer signatureAlgorithm"
+        }
+        let algorithm = certificate.signatureAlgorithm
+        guard let scheme = algorithm.scheme else { return algorithm.rejection ?? "signature algorithm not allowed" }
+        return try Self.verify(
+            SignatureInput(
+                scheme: scheme, signedBytes: certificate.tbsCertificateBytes, signature: certificate.signatureBytes,
+                signerKey: signer.publicKey),
+            libraryDigest: scheme.hash == nil ? .unknown : backend.librarySignatureDigest(of: certificate),
+            backend: backend)
+    }
+
+    /// Nil when `input` verifies: its key fits the scheme, the library's digest reading agrees, and the library
+    /// verifies it. Shared with CRL validation.
+    static func verify(
+        _ input: SignatureInput, libraryDigest: LibrarySignatureDigest, backend: any TrustBackend
+    ) throws(BackendError) -> String? {
+        guard input.scheme.accepts(input.signerKey.algorithm) else {
+            return "\(input.scheme) cannot be made with a \(input.signerKey.algorithm) key"
+        }
+        if case .digest(let digest) = libraryDigest, let expected = input.scheme.hash, digest != expected {
+            return "\(backend.name) reads the digest as \(digest.rawValue), the allowlist as \(expected.rawValue)"
+        }
+        switch try backend.verifySignature(input) {
+        case .valid: return nil
+        case .invalid(let reason): return "\(backend.name): \(reason)"
+        }
+    }
+}

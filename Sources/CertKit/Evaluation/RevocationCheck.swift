@@ -1,0 +1,87 @@
+import Foundation
+
+/// Revocation by CRL, decided in one place for every backend (DESIGN §2, §3).
+///
+/// For each certificate of the path that has its issuer in the path, the CRLs naming that issuer are validated:
+/// the tbsCertList's algorithm equals the outer one, the algorithm is allowed and not broken, the issuer's key
+/// fits it and verifies it (backend), the issuer's keyUsage (when present) asserts cRLSign, thisUpdate ≤ date ≤
+/// nextUpdate, and no critical extension certkit does not implement. The certificate is `Revocation` (fatal) when
+/// a valid CRL lists its serial; when CRLs were given for its issuer and none validates, it is
+/// `RevocationResponseRequired`. An invalid CRL never masks a valid one; no exception covers either check.
+struct RevocationCheck {
+    let backend: any TrustBackend
+    /// Validation results already reached in this evaluation, by (CRL, issuer).
+    private var validations: [Key: String?] = [:]
+
+    private struct Key: Hashable {
+        var crl: CertificateRevocationList
+        var issuer: Certificate
+    }
+
+    init(backend: any TrustBackend) { self.backend = backend }
+
+    /// Records the revocation findings of `path` at `date`; returns the CRLs that validated, for the library's
+    /// second opinion.
+    mutating func check(
+        _ path: CandidatePath, crls: [CertificateRevocationList], at date: Date, into findings: inout PathFindings
+    ) throws(BackendError) -> [CertificateRevocationList] {
+        guard !crls.isEmpty else { return [] }
+        let certificates = path.certificates
+        var usable: [CertificateRevocationList] = []
+        for index in certificates.indices.dropLast() {
+            let certificate = certificates[index]
+            let issuer = certificates[index + 1]
+            let candidates = crls.filter { Self.names(issuer, asIssuerOf: $0) }
+            guard !candidates.isEmpty else { continue }
+            var valid: [CertificateRevocationList] = []
+            var reasons: [String] = []
+            for crl in candidates {
+                if let reason = try validate(crl, issuer: issuer, at: date) { reasons.append(reason) } else { valid.append(crl) }
+            }
+            for crl in valid where !usable.contains(crl) { usable.append(crl) }
+            if valid.isEmpty {
+                let shown = reasons.prefix(3).joined(separator: "; ") + (reasons.count > 3 ? "; …" : "")
+                findings.record(.revocationResponseRequired, at: index, note: "no valid CRL (\(reasons.count) refused: \(shown))")
+            } else if valid.contains(where: { $0.revokedSerialNumbers.contains(certificate.serialNumber) }) {
+                findings.record(.revocation, at: index, note: "listed on a valid CRL of its issuer")
+            }
+        }
+        return usable
+    }
+
+    /// True when `crl` names `issuer`: the same issuer name, and the same key identifier when both carry one.
+    static func names(_ issuer: Certificate, asIssuerOf crl: CertificateRevocationList) -> Bool {
+        guard crl.issuer.matches(issuer.subject) else { return false }
+        if let aki = crl.authorityKeyIdentifier, let ski = issuer.extensions.subjectKeyIdentifier { return aki == ski }
+        return true
+    }
+
+    /// Nil when `crl` is valid for `issuer` at `date`, else why not.
+    private mutating func validate(
+        _ crl: CertificateRevocationList, issuer: Certificate, at date: Date
+    ) throws(BackendError) -> String? {
+        let key = Key(crl: crl, issuer: issuer)
+        let signature: String?
+        if let known = validations[key] {
+            signature = known
+        } else {
+            signature = try verifySignature(of: crl, issuer: issuer)
+            validations[key] = signature
+        }
+        if let signature { return signature }
+        if let usage = issuer.extensions.keyUsage, !usage.contains(.cRLSign) { return "the issuer's keyUsage lacks cRLSign" }
+        if date < crl.thisUpdate { return "thisUpdate is after the verify date" }
+        if let next = crl.nextUpdate, date > next { return "nextUpdate has passed" }
+        if let oid = crl.unsupportedCriticalExtensions.first { return "unsupported critical extension \(oid)" }
+        return nil
+    }
+
+    private func verifySignature(of crl: CertificateRevocationList, issuer: Certificate) throws(BackendError) -> String? {
+        guard crl.tbsSignatureAlgorithmMatches else { return "the tbsCertList signature algorithm differs from the outer one" }
+        guard let scheme = crl.signatureAlgorithm.scheme else { return crl.signatureAlgorithm.rejection ?? "algorithm not allowed" }
+        if scheme.hash?.isBroken == true { return "signed with a broken digest (\(crl.signatureAlgorithm.name))" }
+        let input = SignatureInput(
+            scheme: scheme, signedBytes: crl.tbsBytes, signature: crl.signatureBytes, signerKey: issuer.publicKey)
+        return try PathSignatureCheck.verify(input, libraryDigest: .unknown, backend: backend).map { "signature: \($0)" }
+    }
+}

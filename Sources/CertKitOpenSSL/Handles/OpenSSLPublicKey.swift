@@ -1,0 +1,28 @@
+import CertKit
+internal import COpenSSL
+
+/// Owns one `EVP_PKEY` decoded from a DER SubjectPublicKeyInfo; frees it exactly once in `deinit`.
+final class OpenSSLPublicKey {
+    /// The `EVP_PKEY *`; valid for the lifetime of this object.
+    let handle: OpaquePointer
+
+    /// Decodes `spki` with `d2i_PUBKEY`, which must consume all of it.
+    init(spki: [UInt8]) throws(BackendError) {
+        var consumed = 0
+        let parsed: OpaquePointer? = spki.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            var cursor: UnsafePointer<UInt8>? = base
+            let key = d2i_PUBKEY(nil, &cursor, buffer.count)
+            if let cursor { consumed = cursor - base }
+            return key
+        }
+        guard let parsed else { throw OpenSSLErrorQueue.error("d2i_PUBKEY failed") }
+        guard consumed == spki.count else {
+            EVP_PKEY_free(parsed)
+            throw BackendError("d2i_PUBKEY: trailing bytes after the key")
+        }
+        handle = parsed
+    }
+
+    deinit { EVP_PKEY_free(handle) }
+}
