@@ -32,8 +32,9 @@ struct GnuTLSStatus: OptionSet {
     /// - `SIGNER_CONSTRAINTS_FAILURE` has several causes (pathLen, keyCertSign, name constraints); when the core
     ///   found none of them, nobody knows which: `Signature`.
     /// - `INSECURE_ALGORITHM`: explained only by a core floor; otherwise `Signature`.
-    /// - `INVALID` alone (the bare "not trusted" GnuTLS sets for unknown algorithms and the like): `Signature`.
-    ///   With another bit it adds nothing beyond that bit.
+    /// - `INVALID` alone (the bare "not trusted" GnuTLS sets for algorithms it does not know): explained only by
+    ///   the core's own Signature/WeakSignature; otherwise `Signature`. With another bit it adds nothing.
+    /// - A bit not in this table: `Signature`.
     /// - Bits for features certkit never requests (purpose, owner, peer mismatch, OCSP): `Signature`.
     static let meanings: [(bit: GnuTLSStatus, explainedBy: Set<TrustCheck>, otherwise: TrustCheck)] = [
         (.expired, [.temporalValidity], .temporalValidity),
@@ -66,10 +67,16 @@ struct GnuTLSStatus: OptionSet {
             understood.insert(meaning.bit)
         }
         let unknown = subtracting(understood)
-        if !unknown.isEmpty || findings.isEmpty {
-            // A bit nobody mapped, or a bare INVALID: fail closed.
+        if !unknown.isEmpty {
+            // A bit nobody mapped: fail closed.
             findings.append(LibraryFinding(
                 index: nil, explainedBy: [], otherwise: .signature,
+                note: "GnuTLS reports status bits certkit does not map (0x\(String(unknown.rawValue, radix: 16)): \(words))"))
+        } else if findings.isEmpty {
+            // A bare INVALID: GnuTLS could not judge a signature (an algorithm it does not know). Only the core's
+            // own refusal of that signature explains it.
+            findings.append(LibraryFinding(
+                index: nil, explainedBy: [.signature, .weakSignature], otherwise: .signature,
                 note: "GnuTLS refused the path for a reason certkit does not map (status 0x\(String(rawValue, radix: 16)): \(words))"))
         }
         return findings

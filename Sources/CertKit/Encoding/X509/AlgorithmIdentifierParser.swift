@@ -12,8 +12,8 @@ enum AlgorithmIdentifierParser {
         "2.16.840.1.101.3.4.2.2": .sha384, "2.16.840.1.101.3.4.2.3": .sha512,
     ]
 
-    /// Digests RSASSA-PSS may use in a certificate.
-    static let pssHashes: Set<HashAlgorithm> = [.sha1, .sha224, .sha256, .sha384, .sha512]
+    /// Digests RSASSA-PSS may use in a certificate (CA/B Forum BR 7.1.3.2; GnuTLS verifies no others).
+    static let pssHashes: Set<HashAlgorithm> = [.sha256, .sha384, .sha512]
 
     /// The OID and the parameters element (if any) of an AlgorithmIdentifier SEQUENCE.
     static func parse(_ node: DERNode) throws(CertificateDecodingError) -> (oid: String, parameters: DERNode?) {
