@@ -9,6 +9,4 @@ struct GnuTLSCode: Error, Equatable {
     /// `gnutls_strerror`.
     var message: String { GnuTLSLibrary.errorString(code) }
 
-    /// The certificate repeats an extension (GnuTLS refuses to import it).
-    var isDuplicateExtension: Bool { code == GNUTLS_E_X509_DUPLICATE_EXTENSION }
 }
