@@ -857,8 +857,12 @@ if os.path.exists(readme):
             e = s["expected"]
             c = "; ".join(f"{k}: {', '.join(v)}" for k, v in e["checks"].items())
             rows.append(f"| `{s['name']}` | {s['policy']} | {e['result']} | {e['error'] or ''} | {c} |")
+        start = text.index(marker) + len(marker)
+        # The index ends at the next "## " heading (the scenario sets' sections follow it); keep the rest.
+        following = text.find("\n## ", start)
+        rest = text[following:] if following >= 0 else ""
         with open(readme, "w") as f:
-            f.write(text[:text.index(marker) + len(marker)] + "\n" + "\n".join(rows) + "\n")
+            f.write(text[:start] + "\n" + "\n".join(rows) + "\n" + rest)
 
 
 # ---------------------------------------------------------------- sanity: is the PKI what we think it is?
