@@ -1,6 +1,6 @@
 import Foundation
 
-/// A parsed X.509 CRL (RFC 5280 §5). The core validates a CRL before using it (``RevocationChecker``): its
+/// A parsed X.509 CRL (RFC 5280 §5). The core validates a CRL before using it (the revocation check): its
 /// signature (verified by the backend), its issuer, its update times and its critical extensions.
 public struct CertificateRevocationList: Sendable, Hashable {
     /// The complete DER encoding.

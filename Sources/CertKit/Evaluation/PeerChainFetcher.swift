@@ -45,7 +45,11 @@ public protocol TLSChainFetcher: Sendable {
     /// Connects to `host:port` (a DNS name or an IP literal), sends `serverName` as SNI when it is not nil,
     /// completes the handshake and returns the DER encodings of the presented chain, leaf first, as the
     /// library gives them.
-    /// - Parameter timeout: the bound on connecting and the handshake together.
+    /// - Parameters:
+    ///   - host: a DNS name or an IP literal.
+    ///   - port: the TCP port.
+    ///   - serverName: the SNI name to send, or nil for none.
+    ///   - timeout: the bound on connecting and the handshake together.
     /// - Throws: a ``TLSConnectError`` saying why no chain was captured.
     func fetchDER(host: String, port: UInt16, serverName: String?, timeout: Duration) throws(TLSConnectError)
         -> [[UInt8]]

@@ -22,7 +22,7 @@ public enum TrustAggregator {
     }
 
     /// The single reported failure: highest priority, ties to the lowest certificate index, then the order of
-    /// ``TrustCheck/allCases``.
+    /// `TrustCheck.allCases`.
     public static func primaryFailure(_ checks: [Set<TrustCheck>]) -> (check: TrustCheck, index: Int)? {
         var best: (check: TrustCheck, index: Int, rank: Int)?
         let order = Dictionary(uniqueKeysWithValues: TrustCheck.allCases.enumerated().map { ($1, $0) })

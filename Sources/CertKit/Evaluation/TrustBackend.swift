@@ -154,6 +154,8 @@ public protocol TrustBackend: Sendable {
     /// - Parameters:
     ///   - path: leaf first; when `path.endsAtAnchor`, its last certificate is in `anchors`.
     ///   - anchors: a store this backend prepared.
+    ///   - date: the verify date.
+    ///   - crls: the CRLs the core validated for this path.
     func libraryVerdict(
         on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
     ) throws(BackendError) -> [LibraryFinding]

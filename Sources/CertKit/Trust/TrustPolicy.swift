@@ -51,7 +51,7 @@ public enum PeerName: Sendable, Hashable, CustomStringConvertible {
     /// An IPv4 (4 bytes) or IPv6 (16 bytes) address.
     case ip([UInt8])
 
-    /// Reads an IPv4/IPv6 literal as ``ip``, anything else as ``dns``.
+    /// Reads an IPv4/IPv6 literal as ``PeerName/ip(_:)``, anything else as ``PeerName/dns(_:)``.
     public static func parse(_ text: String) -> PeerName {
         if let bytes = IPAddressParsing.parse(text) { return .ip(bytes) }
         return .dns(text)
