@@ -1,3 +1,4 @@
+import CertKit
 import Foundation
 
 /// The `certkit` command line as a library: tests drive it with in-memory streams, `main.swift` with the
@@ -39,8 +40,8 @@ public enum CertKitCommand {
         do {
             return try dispatch(arguments, context: context).rawValue
         } catch {
-            let line = error.line.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
-            stderr.write(line + "\n")
+            // One line, safe to print: messages quote file names, arguments and decoder errors.
+            stderr.write(DisplayText.escaped(error.line) + "\n")
             return error.exitCode.rawValue
         }
     }

@@ -21,10 +21,10 @@ struct CertificateLoader {
             throw .input(file: name, problem: "no certificate found")
         }
         for label in bundle.skippedBlocks {
-            stderr.write("certkit: \(name): warning: skipped \(label) block\n")
+            stderr.write(DisplayText.escaped("certkit: \(name): warning: skipped \(label) block") + "\n")
         }
         for note in bundle.notes {
-            stderr.write("certkit: \(name): warning: \(note)\n")
+            stderr.write(DisplayText.escaped("certkit: \(name): warning: \(note)") + "\n")
         }
         if let backend {
             for (position, certificate) in bundle.certificates.enumerated() {

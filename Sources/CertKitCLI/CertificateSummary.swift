@@ -3,6 +3,11 @@ import Foundation
 
 /// Everything `certkit inspect` shows about one certificate, computed once and rendered as text or JSON.
 /// Digests come from the selected backend, so both backends are exercised and must agree byte for byte.
+///
+/// Every string is safe to print as it is (``DisplayText``): subject and issuer are RFC 4514 strings and
+/// subject alternative names ``GeneralName`` display forms, both escaped by that rule; every other text that
+/// comes from the certificate or the command line (file name, algorithm and usage names, OIDs) is passed
+/// through ``DisplayText/escaped(_:)`` here, once, so neither renderer has to.
 struct CertificateSummary: Equatable {
     struct Key: Equatable {
         var algorithm: String
@@ -40,7 +45,7 @@ struct CertificateSummary: Equatable {
         _ certificate: Certificate, index: Int, file: String, at date: Date, backend: any TrustBackend
     ) throws(CLIError) {
         self.index = index
-        self.file = file
+        self.file = DisplayText.escaped(file)
         subject = certificate.subject.description
         issuer = certificate.issuer.description
         serial = HexText.colonLowercase(certificate.serialNumber)
@@ -49,12 +54,12 @@ struct CertificateSummary: Equatable {
         status = date < certificate.notBefore ? "not yet valid" : date > certificate.notAfter ? "expired" : "valid"
         subjectAltNames = (certificate.extensions.subjectAlternativeNames ?? []).map(\.description)
         publicKey = Self.key(certificate.publicKey.algorithm)
-        signatureAlgorithm = certificate.signatureAlgorithm.name
+        signatureAlgorithm = DisplayText.escaped(certificate.signatureAlgorithm.name)
         basicConstraints = certificate.extensions.basicConstraints
         keyUsage = certificate.extensions.keyUsage?.names
-        extendedKeyUsage = certificate.extensions.extendedKeyUsage?.map { OIDNames.extendedKeyUsage($0) }
+        extendedKeyUsage = certificate.extensions.extendedKeyUsage?.map { DisplayText.escaped(OIDNames.extendedKeyUsage($0)) }
         extensions = certificate.extensions.all.map {
-            Extension(oid: $0.oid, name: OIDNames.extension($0.oid), critical: $0.isCritical)
+            Extension(oid: DisplayText.escaped($0.oid), name: OIDNames.extension($0.oid), critical: $0.isCritical)
         }
         do {
             sha256 = try backend.digest(.sha256, of: certificate.derEncoded)
@@ -71,11 +76,11 @@ struct CertificateSummary: Equatable {
     private static func key(_ algorithm: PublicKeyInfo.Algorithm) -> Key {
         switch algorithm {
         case .rsa(let bits): Key(algorithm: "RSA", bits: bits, curve: nil)
-        case .ec(let curve, let bits): Key(algorithm: "EC", bits: bits, curve: curve)
+        case .ec(let curve, let bits): Key(algorithm: "EC", bits: bits, curve: DisplayText.escaped(curve))
         case .ed25519: Key(algorithm: "Ed25519", bits: 256, curve: nil)
         case .ed448: Key(algorithm: "Ed448", bits: 448, curve: nil)
         case .dsa(let bits): Key(algorithm: "DSA", bits: bits == 0 ? nil : bits, curve: nil)
-        case .other(let oid): Key(algorithm: oid, bits: nil, curve: nil)
+        case .other(let oid): Key(algorithm: DisplayText.escaped(oid), bits: nil, curve: nil)
         }
     }
 }

@@ -111,7 +111,7 @@ enum ConnectCommand: Command {
 
     /// One line per presented certificate, in the server's order.
     static func presentedChainText(_ chain: [Certificate], target: ConnectTarget, library: String) -> String {
-        var lines = ["\(target) presented \(chain.count) certificate\(chain.count == 1 ? "" : "s") (\(library)):"]
+        var lines = ["\(DisplayText.escaped(target.description)) presented \(chain.count) certificate\(chain.count == 1 ? "" : "s") (\(library)):"]
         for (index, certificate) in chain.enumerated() {
             lines.append(
                 "  [\(index)] \(certificate.subject)  (issuer \(certificate.issuer))  sha256 "

@@ -24,10 +24,12 @@ enum EvaluateTextRenderer {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `<result>: <errorName> (<code>): <message>`, or `<result>: trusted`.
+    /// `<result>: <errorName> (<code>): <message>`, or `<result>: trusted`. The message quotes names from the
+    /// certificates and the peer name as given, so it goes through ``DisplayText/escaped(_:)``; subjects and
+    /// issuers on the chain lines are RFC 4514 strings, already escaped by the same rule.
     static func verdict(_ report: TrustReport) -> String {
         if report.isTrusted { return "\(report.result): trusted" }
-        if let error = report.error { return "\(report.result): \(error)" }
+        if let error = report.error { return "\(report.result): " + DisplayText.escaped(error.description) }
         let failed = report.allFailures.sorted().map(\.name)
         return "\(report.result): not trusted" + (failed.isEmpty ? "" : " (\(failed.joined(separator: ", ")))")
     }

@@ -1,5 +1,10 @@
+import CertKit
+
 /// A JSON value with a deterministic rendering: object keys sorted by their UTF-8 bytes, two-space indentation,
-/// `/` and non-ASCII left as they are, control characters escaped. The same value always renders the same bytes.
+/// `/` and non-ASCII left as they are. Every scalar that ``DisplayText/needsEscaping(_:)`` (C0/C1 controls,
+/// DEL, bidi and other format characters, U+2028/U+2029) is written as a `\uNNNN` escape (lowercase hex), so
+/// the document holds no raw control or bidi character while the strings keep their exact values.
+/// The same value always renders the same bytes.
 indirect enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
@@ -63,9 +68,12 @@ indirect enum JSONValue: Equatable, Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            case _ where DisplayText.needsEscaping(scalar):
+                // Outside the BMP (tag characters U+E00xx, ...): a UTF-16 surrogate pair, as JSON spells it.
+                for unit in String(scalar).utf16 {
+                    let hex = String(unit, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                }
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -67,13 +67,13 @@ import Testing
         #expect(IPAddressParsing.parse("192.0.2.1") == [192, 0, 2, 1])
         #expect(IPAddressParsing.parse("::1") == [UInt8](repeating: 0, count: 15) + [1])
         #expect(IPAddressParsing.parse("::") == [UInt8](repeating: 0, count: 16))
-        #expect(IPAddressParsing.parse("[2001:DB8::1]") == [0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 11) + [1])
+        #expect(IPAddressParsing.parse("2001:DB8::1") == [0x20, 0x01, 0x0d, 0xb8] + [UInt8](repeating: 0, count: 11) + [1])
         #expect(IPAddressParsing.parse("::ffff:192.0.2.1") == [UInt8](repeating: 0, count: 10) + [0xff, 0xff, 192, 0, 2, 1])
         #expect(IPAddressParsing.parse("1:2:3:4:5:6:7:8") == [0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8])
         #expect(IPAddressParsing.parse("1:2:3:4:5:6:1.2.3.4") == [0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 1, 2, 3, 4])
         for bad in ["", "1.2.3", "1.2.3.4.5", "256.1.1.1", "01.2.3.4", "1.2.3.-4", "example.com", "1::2::3", ":::",
                     "1:2:3:4:5:6:7:8:9", "12345::", "g::1", "[::1", "::1]", "1:2:3:4:5:6:7", "::1.2.3.4:5", " 1.2.3.4",
-                    "1.2.3.4::", "[1.2.3.4]", "1:2:3:4:5:6:7::8:9"] {
+                    "1.2.3.4::", "[1.2.3.4]", "1:2:3:4:5:6:7::8:9", "[2001:db8::1]", "[::1]", "fe80::1%eth0", "1.2.3.4."] {
             #expect(IPAddressParsing.parse(bad) == nil, "\(bad)")
         }
         #expect(PeerName.parse("10.1.2.3") == .ip([10, 1, 2, 3]))

@@ -41,7 +41,9 @@ import Testing
         return view
     }
 
-    /// OpenSSL's RFC 2253 output escapes UTF-8 bytes as `\XX`; turn those back into text.
+    /// OpenSSL's RFC 2253 output escapes UTF-8 bytes as `\XX`; turn those back into text, except for the
+    /// scalars certkit keeps escaped (``DisplayText/needsEscaping(_:)``: C1 controls, bidi and other format
+    /// characters), which stay as hex pairs of their UTF-8 bytes.
     static func unescapeHighBytes(_ text: String) -> String {
         var bytes: [UInt8] = []
         let source = Array(text.utf8)
@@ -60,7 +62,15 @@ import Testing
                 index += 1
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        var out = ""
+        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+            if scalar.value >= 0x80 && DisplayText.needsEscaping(scalar) {
+                out += String(scalar).utf8.map { "\\" + String($0, radix: 16, uppercase: true) }.joined()
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     static func isoDate(_ date: Date) -> String {

@@ -64,8 +64,8 @@ struct PolicyNameConstraintsTests {
         let constraints = NameConstraints(permitted: [.ipAddress([10, 0, 0, 0, 255, 0, 0, 0])], excluded: [])
         #expect(NameConstraintsChecker.isAllowed(.ipAddress([10, 1, 2, 3]), by: constraints))
         #expect(!NameConstraintsChecker.isAllowed(.ipAddress([192, 0, 2, 1]), by: constraints))
-        // An IPv6 address is not constrained by an IPv4-only permitted list.
-        #expect(NameConstraintsChecker.isAllowed(.ipAddress(Array(repeating: 1, count: 16)), by: constraints))
+        // iPAddress is one form across families: an IPv4-only permitted list forbids every IPv6 address.
+        #expect(!NameConstraintsChecker.isAllowed(.ipAddress(Array(repeating: 1, count: 16)), by: constraints))
     }
 
     @Test func emailForms() {

@@ -107,12 +107,15 @@ public enum GeneralName: Sendable, Hashable, CustomStringConvertible {
     /// Any other form, by context tag, with its raw contents.
     case other(tag: UInt8, contents: [UInt8])
 
+    /// The OpenSSL-style display form (`DNS:`, `IP:`, `email:`, `URI:`, `DirName:`, `othername:[tag]`), safe to
+    /// print: text values are escaped with ``DisplayText/escaped(_:)``, a directory name is its RFC 4514 string
+    /// (escaped by the same rule). The raw value is the case's payload.
     public var description: String {
         switch self {
-        case .dnsName(let name): "DNS:\(name)"
+        case .dnsName(let name): "DNS:\(DisplayText.escaped(name))"
         case .ipAddress(let bytes): "IP:\(IPAddressFormatting.string(bytes))"
-        case .email(let address): "email:\(address)"
-        case .uri(let uri): "URI:\(uri)"
+        case .email(let address): "email:\(DisplayText.escaped(address))"
+        case .uri(let uri): "URI:\(DisplayText.escaped(uri))"
         case .directoryName(let name): "DirName:\(name)"
         case .other(let tag, _): "othername:[\(tag)]"
         }

@@ -2,6 +2,11 @@
 /// SAN only (no CN fallback); a wildcard only as the entire left-most label, never partial (`f*.example.com`),
 /// never across labels, never for IP addresses, and never directly above a single-label domain (`*.com`);
 /// case-insensitive; a trailing dot ignored; IDNA A-labels compared as ASCII; IP addresses compared as bytes.
+///
+/// Fails closed on names that are not host names: a ``PeerName/dns(_:)`` name that is empty, has an empty
+/// label (`a..b`) or looks like an IP address (``isHostName(_:)``) matches nothing, neither a dNSName nor an
+/// iPAddress entry. IP addresses are only ever matched as ``PeerName/ip(_:)`` (``PeerName/parse(_:)`` makes
+/// one from a canonical literal), against iPAddress entries of the same length and bytes.
 public enum HostnameMatcher {
     /// True when `name` matches one of `subjectAltNames`.
     public static func matches(_ name: PeerName, subjectAltNames: [GeneralName]) -> Bool {
@@ -12,8 +17,8 @@ public enum HostnameMatcher {
                 return false
             }
         case .dns(let host):
+            guard isHostName(host) else { return false }
             let normalizedHost = normalize(host)
-            guard !normalizedHost.isEmpty else { return false }
             return subjectAltNames.contains { entry in
                 if case .dnsName(let pattern) = entry { return dnsPattern(normalize(pattern), matches: normalizedHost) }
                 return false
@@ -32,6 +37,16 @@ public enum HostnameMatcher {
               !patternLabels.dropFirst().contains(where: { $0.contains("*") || $0.isEmpty }) else { return false }
         guard hostLabels.count == patternLabels.count, !hostLabels[0].isEmpty else { return false }
         return hostLabels.dropFirst().elementsEqual(patternLabels.dropFirst())
+    }
+
+    /// True when `host` can be matched as a DNS name: after one trailing dot is dropped it is not empty, has
+    /// no empty label, and does not look like an IP address (``IPAddressParsing/looksLikeIPLiteral(_:)``: a
+    /// last label of digits or `0x…`, or any of `:[]%`), whether or not it is a canonical literal.
+    public static func isHostName(_ host: String) -> Bool {
+        let trimmed = normalize(host)
+        guard !trimmed.isEmpty, !trimmed.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+        else { return false }
+        return !IPAddressParsing.looksLikeIPLiteral(host)
     }
 
     /// Lowercases ASCII and drops one trailing dot.

@@ -2,6 +2,18 @@
 ///
 /// For each name form a certificate carries: when the constraints permit any subtree of that form, the name
 /// must lie in one of them; it must lie in none of the excluded subtrees of that form.
+///
+/// iPAddress is ONE form across address families, and fails closed (``IPAddressRange`` has the address model):
+/// - IPv4-mapped IPv6 addresses (`::ffff:a.b.c.d`) are IPv4, as names and as ranges (`::ffff:10.0.0.0/104`
+///   is `10.0.0.0/8`), so an excluded IPv4 range cannot be evaded through the mapped spelling;
+/// - when a CA permits any iPAddress subtree, IPv4 or IPv6, every IP name must lie in one of the permitted
+///   ranges of its own family: permitting only `10.0.0.0/8` forbids `2001:db8::1` and `::ffff:8.8.8.8`, and
+///   an IPv6 range such as `::/0` permits no IPv4 address unless it lies inside `::ffff:0:0/96`;
+/// - every excluded subtree applies to every IP name: an IPv4 name is also excluded by an IPv6 range that
+///   contains its mapped form (`::/0` excludes everything);
+/// - a malformed range (length other than 8 or 32 bytes, non-contiguous mask) permits nothing and excludes
+///   everything; an IP name that is not 4 or 16 bytes violates any iPAddress constraint.
+/// This applies to iPAddress subjectAltNames and to the peer IP address the SSL policy matched.
 public enum NameConstraintsChecker {
     /// The names of `certificate` that `constraints` applies to: SAN entries, the subject (as a directory name,
     /// when not empty) and the subject's emailAddress attributes, plus `extraNames` (e.g. the matched host).
@@ -17,15 +29,32 @@ public enum NameConstraintsChecker {
 
     /// True when `name` is permitted and not excluded.
     public static func isAllowed(_ name: GeneralName, by constraints: NameConstraints) -> Bool {
+        if case .ipAddress(let address) = name { return isAllowed(ipAddress: address, by: constraints) }
         let permittedOfForm = constraints.permitted.filter { sameForm($0, name) }
         if !permittedOfForm.isEmpty && !permittedOfForm.contains(where: { within(name, subtree: $0) }) { return false }
         return !constraints.excluded.contains { sameForm($0, name) && within(name, subtree: $0) }
     }
 
+    /// The iPAddress rule (see the type's documentation).
+    static func isAllowed(ipAddress bytes: [UInt8], by constraints: NameConstraints) -> Bool {
+        let permitted = constraints.permitted.compactMap(ipRange)
+        let excluded = constraints.excluded.compactMap(ipRange)
+        if permitted.isEmpty && excluded.isEmpty { return true }
+        guard let address = IPAddressRange.canonicalAddress(bytes) else { return false }
+        if !permitted.isEmpty && !permitted.contains(where: { $0?.contains(address) ?? false }) { return false }
+        return !excluded.contains { $0?.containsInIPv6Form(address) ?? true }
+    }
+
+    /// For an iPAddress subtree: its range, or `.some(nil)` when malformed; nil for other forms.
+    private static func ipRange(_ base: GeneralName) -> IPAddressRange?? {
+        guard case .ipAddress(let bytes) = base else { return nil }
+        return .some(IPAddressRange(constraint: bytes))
+    }
+
     static func sameForm(_ a: GeneralName, _ b: GeneralName) -> Bool {
         switch (a, b) {
-        case (.dnsName, .dnsName), (.email, .email), (.directoryName, .directoryName), (.uri, .uri): true
-        case (.ipAddress(let range), .ipAddress(let address)): range.count == address.count * 2
+        case (.dnsName, .dnsName), (.email, .email), (.directoryName, .directoryName), (.uri, .uri),
+             (.ipAddress, .ipAddress): true
         default: false
         }
     }
@@ -37,12 +66,8 @@ public enum NameConstraintsChecker {
         case (.email(let address), .email(let base)):
             return emailWithin(address.lowercased(), base: base.lowercased())
         case (.ipAddress(let address), .ipAddress(let range)):
-            let half = range.count / 2
-            guard address.count == half else { return false }
-            for index in 0..<half where address[index] & range[half + index] != range[index] & range[half + index] {
-                return false
-            }
-            return true
+            guard let address = IPAddressRange.canonicalAddress(address) else { return false }
+            return IPAddressRange(constraint: range)?.contains(address) ?? false
         case (.directoryName(let subject), .directoryName(let base)):
             guard base.relativeNames.count <= subject.relativeNames.count else { return false }
             for (rdn, baseRDN) in zip(subject.relativeNames, base.relativeNames) where !rdnMatches(rdn, baseRDN) {

@@ -46,12 +46,24 @@ public enum TrustProfile: String, Sendable, Hashable, CaseIterable {
 
 /// The name a TLS peer must carry.
 public enum PeerName: Sendable, Hashable, CustomStringConvertible {
-    /// A DNS host name (compared case-insensitively, trailing dot ignored).
+    /// A DNS host name (compared case-insensitively, one trailing dot ignored). Text that looks like an IP
+    /// address without being a canonical literal (see ``parse(_:)``) is not a host name: as ``dns`` it matches
+    /// no subjectAltName at all, so the SSL policy fails `SSLHostname`.
     case dns(String)
-    /// An IPv4 (4 bytes) or IPv6 (16 bytes) address.
+    /// An IPv4 (4 bytes) or IPv6 (16 bytes) address, matched against iPAddress subjectAltNames only, byte for
+    /// byte (an IPv4-mapped IPv6 address matches only an iPAddress entry of the same 16 bytes).
     case ip([UInt8])
 
-    /// Reads an IPv4/IPv6 literal as ``PeerName/ip(_:)``, anything else as ``PeerName/dns(_:)``.
+    /// Reads a peer name given as text (a `--host` argument, a URL host with its brackets removed):
+    /// - a canonical IPv4 dotted quad — exactly four decimal octets 0–255 without leading zeros (`192.0.2.1`)
+    ///   — or an IPv6 literal in RFC 4291 text (`2001:db8::1`, `::ffff:192.0.2.1`) is ``PeerName/ip(_:)``;
+    /// - anything else is ``PeerName/dns(_:)`` with the text unchanged. That includes text that only looks like an address:
+    ///   a trailing dot (`1.2.3.4.`), leading zeros (`01.2.3.4`), octal or hex parts (`0177.0.0.1`,
+    ///   `0x7f.1`), shortened forms (`127.1`), a last label that is all digits or `0x…` (the WHATWG URL
+    ///   "ends in a number" rule, `host.0x10`, `a.123`), brackets (`[::1]`) and IPv6 zone ids (`fe80::1%eth0`).
+    ///   Other parsers read those as IP addresses, so certkit must not match them against DNS names (a
+    ///   dNSName `*.2.3.4` must not cover `1.2.3.4.`): ``HostnameMatcher`` matches such a DNS name against
+    ///   nothing, and the SSL policy reports `SSLHostname`.
     public static func parse(_ text: String) -> PeerName {
         if let bytes = IPAddressParsing.parse(text) { return .ip(bytes) }
         return .dns(text)

@@ -1,18 +1,36 @@
 import Foundation
 
-/// Parses IP address text into bytes.
+/// Parses IP address text into bytes, strictly: only the canonical literal forms are addresses, so that one
+/// address has one spelling and nothing else is silently read as an address.
 enum IPAddressParsing {
-    /// Parses an IPv4 dotted quad or an IPv6 literal (optionally in brackets, `::` and an embedded IPv4 tail
-    /// allowed) into 4 or 16 bytes; nil for anything else.
+    /// Parses a canonical IPv4 dotted quad (``ipv4(_:)``) or an IPv6 literal (``ipv6(_:)``) into 4 or 16 bytes;
+    /// nil for anything else, including a bracketed IPv6 literal (`[::1]`: strip URL brackets first), an IPv6
+    /// literal with a zone id (`fe80::1%eth0`), a trailing dot (`1.2.3.4.`) and the legacy IPv4 spellings
+    /// (`01.2.3.4`, `0x7f.1`, `0177.0.0.1`, `127.1`, `2130706433`).
     static func parse(_ text: String) -> [UInt8]? {
-        var body = Substring(text)
-        if body.hasPrefix("[") {
-            guard body.hasSuffix("]"), body.count >= 2 else { return nil }
-            body = body.dropFirst().dropLast()
-            return ipv6(body)
-        }
+        let body = Substring(text)
         if body.contains(":") { return ipv6(body) }
         return ipv4(body)
+    }
+
+    /// True when `text` would be taken for an IP address by some parser — a browser's URL parser, `inet_aton`
+    /// — although it may not be a canonical literal: it contains `:`, `[`, `]` or `%` (IPv6 text, brackets,
+    /// zone ids; never part of a host name), or, after one trailing dot is dropped, its last dot-separated label
+    /// is all ASCII digits or `0x`/`0X` followed by hex digits only (the WHATWG URL Standard's "ends in a
+    /// number" rule, which makes a URL parser read the whole host as IPv4: `1.2.3.4.`, `01.2.3.4`, `0x7f.1`,
+    /// `0177.0.0.1`, `127.1`, `example.0x10`). Such text is never a DNS host name.
+    static func looksLikeIPLiteral(_ text: String) -> Bool {
+        if text.contains(where: { $0 == ":" || $0 == "[" || $0 == "]" || $0 == "%" }) { return true }
+        var labels = text.split(separator: ".", omittingEmptySubsequences: false)
+        if labels.count > 1, labels.last?.isEmpty == true { labels.removeLast() }
+        guard let last = labels.last, !last.isEmpty else { return false }
+        if last.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return true }
+        let lowered = last.lowercased()
+        return lowered.hasPrefix("0x") && lowered.utf8.dropFirst(2).allSatisfy(isASCIIHexDigit)
+    }
+
+    private static func isASCIIHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte)
     }
 
     /// Four decimal octets 0-255, no leading zeros (to avoid octal ambiguity), no signs.
@@ -28,6 +46,8 @@ enum IPAddressParsing {
         return bytes
     }
 
+    /// RFC 4291 §2.2 text: eight groups of 1–4 hex digits (either case), at most one `::` for a run of zero
+    /// groups, optionally a canonical dotted-quad tail in place of the last two groups.
     static func ipv6(_ text: Substring) -> [UInt8]? {
         guard !text.isEmpty else { return nil }
         let halves = text.components(separatedBy: "::")

@@ -10,8 +10,9 @@ enum NameFormatting {
             var parts: [String] = []
             for (attributeIndex, attribute) in rdn.enumerated() {
                 if let short = AttributeNames.shortNames[attribute.oid] {
-                    let value = attribute.value.hasPrefix("#") && !DirectoryString.stringTags.contains(attribute.valueTag)
-                        ? attribute.value : escape(attribute.value)
+                    let isHexDump = attribute.value.hasPrefix("#") && !DirectoryString.stringTags.contains(attribute.valueTag)
+                        && attribute.value.utf8.dropFirst().allSatisfy { Character(Unicode.Scalar($0)).isHexDigit }
+                    let value = isHexDump ? attribute.value : escape(attribute.value)
                     parts.append(short + "=" + value)
                 } else {
                     let encoded = raw.flatMap { $0.indices.contains(rdnIndex) && $0[rdnIndex].indices.contains(attributeIndex)
@@ -24,8 +25,9 @@ enum NameFormatting {
         return rdnTexts.reversed().joined(separator: ",")
     }
 
-    /// RFC 4514 §2.4 escaping: `"+,;<>\` anywhere, `#` and space at the start, space at the end,
-    /// control characters as `\XX`.
+    /// RFC 4514 §2.4 escaping: `"+,;<>\` anywhere, `#` and space at the start, space at the end, and every
+    /// scalar that ``DisplayText/needsEscaping(_:)`` (controls, bidi and other format characters) as hex pairs
+    /// of its UTF-8 bytes (`\1B`, `\C2\9B`, `\E2\80\AE`), so the string is safe to print and still RFC 4514.
     static func escape(_ value: String) -> String {
         let scalars = Array(value.unicodeScalars)
         var out = ""
@@ -40,8 +42,8 @@ enum NameFormatting {
             case " " where index == 0 || index == scalars.count - 1:
                 out.append("\\ ")
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out.append("\\" + Hex.encode([UInt8(scalar.value)]).uppercased())
+                if DisplayText.needsEscaping(scalar) {
+                    for byte in String(scalar).utf8 { out.append("\\" + Hex.encode([byte]).uppercased()) }
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
