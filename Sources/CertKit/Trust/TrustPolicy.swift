@@ -47,7 +47,7 @@ public enum TrustProfile: String, Sendable, Hashable, CaseIterable {
 /// The name a TLS peer must carry.
 public enum PeerName: Sendable, Hashable, CustomStringConvertible {
     /// A DNS host name (compared case-insensitively, one trailing dot ignored). Text that looks like an IP
-    /// address without being a canonical literal (see ``parse(_:)``) is not a host name: as ``dns`` it matches
+    /// address without being a canonical literal (see ``parse(_:)``) is not a host name: as a DNS name it matches
     /// no subjectAltName at all, so the SSL policy fails `SSLHostname`.
     case dns(String)
     /// An IPv4 (4 bytes) or IPv6 (16 bytes) address, matched against iPAddress subjectAltNames only, byte for
