@@ -3,7 +3,7 @@
 /// For each name form a certificate carries: when the constraints permit any subtree of that form, the name
 /// must lie in one of them; it must lie in none of the excluded subtrees of that form.
 ///
-/// iPAddress is ONE form across address families, and fails closed (``IPAddressRange`` has the address model):
+/// iPAddress is ONE form across address families, and fails closed (`IPAddressRange` has the address model):
 /// - IPv4-mapped IPv6 addresses (`::ffff:a.b.c.d`) are IPv4, as names and as ranges (`::ffff:10.0.0.0/104`
 ///   is `10.0.0.0/8`), so an excluded IPv4 range cannot be evaded through the mapped spelling;
 /// - when a CA permits any iPAddress subtree, IPv4 or IPv6, every IP name must lie in one of the permitted
