@@ -40,7 +40,7 @@ public enum HostnameMatcher {
     }
 
     /// True when `host` can be matched as a DNS name: after one trailing dot is dropped it is not empty, has
-    /// no empty label, and does not look like an IP address (``IPAddressParsing/looksLikeIPLiteral(_:)``: a
+    /// no empty label, and does not look like an IP address (`IPAddressParsing.looksLikeIPLiteral`: a
     /// last label of digits or `0x…`, or any of `:[]%`), whether or not it is a canonical literal.
     public static func isHostName(_ host: String) -> Bool {
         let trimmed = normalize(host)
