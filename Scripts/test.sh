@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Runs every test three times: plainly, under ThreadSanitizer and under AddressSanitizer (LeakSanitizer on,
 # with suppressions only for toolchain runtime allocations: Scripts/lsan.supp). Each sanitizer builds in its own
-# directory so the plain build stays cached. `--quick` runs the plain pass only.
+# directory so the plain build stays cached; the DocC catalog must build without warnings. `--quick` runs the plain
+# pass only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh
 swift build --build-tests
 swift test --skip-build
 if [ "${1:-}" = "--quick" ]; then exit 0; fi
+echo "== Documentation (DocC, warnings are errors)"
+Scripts/docs.sh
 echo "== ThreadSanitizer"
 swift test --sanitize=thread --scratch-path .build/tsan
 echo "== AddressSanitizer"
