@@ -72,7 +72,7 @@ struct ChainWorkload {
 /// The PEM bundle of 1000 certificates: the system bundle repeated (generated at start, nothing committed).
 func thousandCertificatePEM() -> (text: [UInt8], count: Int) {
     let system = SystemTrustStore.certificates
-    guard !system.isEmpty else { fail("the system bundle \(SystemTrustStore.bundlePath) is empty or missing") }
+    guard !system.isEmpty else { fail("\(SystemTrustStore.problem ?? "the system bundle is empty")") }
     var text = ""
     for index in 0..<1_000 { text += PEM.encode(system[index % system.count].derEncoded) }
     return (Array(text.utf8), 1_000)

@@ -16,7 +16,7 @@ import Testing
         let samples = root.appendingPathComponent("Samples")
         let sampleFiles = ((try? FileManager.default.contentsOfDirectory(atPath: samples.path)) ?? [])
             .filter { $0.hasSuffix(".pem") }.sorted().map { samples.appendingPathComponent($0).path }
-        for path in [SystemTrustStore.bundlePath] + sampleFiles {
+        for path in [SystemTrustStore.bundlePath ?? "/etc/ssl/certs/ca-certificates.crt"] + sampleFiles {
             guard let data = FileManager.default.contents(atPath: path),
                   let bundle = try? CertificateBundle.decode(Array(data)) else { continue }
             for (index, certificate) in bundle.certificates.enumerated() where seen.insert(certificate.derEncoded).inserted {

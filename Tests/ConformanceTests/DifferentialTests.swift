@@ -41,7 +41,7 @@ import Testing
 
     /// The system bundle, in file order.
     static func systemCertificates() throws -> [Certificate] {
-        let data = try #require(FileManager.default.contents(atPath: SystemTrustStore.bundlePath))
+        let data = try #require(FileManager.default.contents(atPath: SystemTrustStore.bundlePath ?? ""))
         return try CertificateBundle.decode(Array(data)).certificates
     }
 
