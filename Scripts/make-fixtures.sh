@@ -437,7 +437,7 @@ GROUPS = [  # priority, highest first; within a group the order below breaks tie
     ["KeySize", "WeakKeySize"],
     ["SignatureHashAlgorithms", "WeakSignature"],
     ["UsageConstraints"],
-    ["LeafSPKISHA256", "CASPKISHA256"],
+    ["LeafSPKISHA256"],
     ["AnchorTrusted", "MissingIntermediate", "Signature"],
     ["KeyUsage", "ExtendedKeyUsage", "BasicConstraints", "BasicConstraintsCA", "BasicConstraintsPathLen",
      "CriticalExtensions", "DuplicateExtension", "MalformedExtension", "ChainLength"],
@@ -468,7 +468,6 @@ ERROR = {
     "Revocation": "errSecCertificateRevoked",
     "UsageConstraints": "errSecTrustSettingDeny",
     "LeafSPKISHA256": "errSSLATSCertificateTrustViolation",
-    "CASPKISHA256": "errSSLATSCertificateTrustViolation",
     "ValidityPeriodMaximums": "errSecCertificateValidityPeriodTooLong",
 }
 FATAL = {"WeakSignature", "WeakKeySize", "Revocation"}

@@ -42,7 +42,7 @@ struct EvaluationBenchmarks {
         }), baseline: rawDER)
 
         // Repeat chain: the result cache answers.
-        let cached = TrustEvaluator(backend: kind.make(handleCache: true))
+        let cached = TrustEvaluator(backend: kind.make(handleCache: true), configuration: .cached)
         report.add(row(benchmark, kind, "certkit: repeat chain", measurement.nanosecondsPerOperation {
             _ = cached.evaluate(evaluation)
         }), baseline: rawPrepared)

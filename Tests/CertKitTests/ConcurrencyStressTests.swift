@@ -65,7 +65,7 @@ struct ConcurrencyStressTests {
         for (name, backend) in ConcurrencyFixtures.backends {
             shared[name] = [
                 TrustEvaluator(backend: backend, configuration: .uncached),
-                TrustEvaluator(backend: backend, configuration: .init(resultCacheCapacity: 16)),
+                TrustEvaluator(backend: backend, configuration: .init(resultCacheEnabled: true, resultCacheCapacity: 16)),
             ]
         }
         let evaluators = shared

@@ -18,7 +18,7 @@ struct ResultCacheTests {
     /// An evaluator with the result cache on (the default) and one with it off, to compare against.
     private func evaluators(_ backend: String) -> (cached: TrustEvaluator, reference: TrustEvaluator) {
         let backend = ConcurrencyFixtures.backend(backend)
-        return (TrustEvaluator(backend: backend), TrustEvaluator(backend: backend, configuration: .uncached))
+        return (TrustEvaluator(backend: backend, configuration: .cached), TrustEvaluator(backend: backend, configuration: .uncached))
     }
 
     @Test("a repeated evaluation is served from the cache", arguments: ["openssl", "gnutls"])
@@ -154,7 +154,7 @@ struct ResultCacheTests {
     func bounded() {
         let evaluator = TrustEvaluator(
             backend: ConcurrencyFixtures.backend("openssl"),
-            configuration: .init(resultCacheCapacity: 2))
+            configuration: .init(resultCacheEnabled: true, resultCacheCapacity: 2))
         for host in ["a.example", "b.example", "c.example"] {
             _ = evaluator.evaluate(ConcurrencyFixtures.evaluation(chain: rsaChain, anchors: rsaRoot, host: host))
         }

@@ -25,7 +25,7 @@ struct TrustEvaluationModelTests {
         var trust = try validEvaluation()
         #expect(trust.result == .invalid)
         #expect(trust.report == nil)
-        trust.evaluate(with: evaluator)
+        _ = trust.evaluate(with: evaluator)
         #expect(trust.result == .unspecified)
     }
 
@@ -48,7 +48,7 @@ struct TrustEvaluationModelTests {
         ]
         for (name, change) in changes {
             var trust = base
-            trust.evaluate(with: evaluator)
+            _ = trust.evaluate(with: evaluator)
             #expect(trust.result == .unspecified)
             change(&trust)
             #expect(trust.result == .invalid, "changing \(name) must reset the result")
@@ -102,5 +102,57 @@ struct TrustEvaluationModelTests {
         #expect(!everything.covers(leaf: leaf, failures: [.revocation]))
         #expect(!everything.covers(leaf: leaf, failures: [.usageConstraints, .sslHostname]))
         #expect(everything.covers(leaf: leaf, failures: [.sslHostname, .temporalValidity]))
+    }
+}
+
+@Suite("SecTrust fidelity")
+struct SecTrustFidelityTests {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/scenarios")
+    static func load(_ path: String) throws -> [Certificate] {
+        try CertificateBundle.decode([UInt8](Data(contentsOf: directory.appendingPathComponent(path)))).certificates
+    }
+    let evaluator = TrustEvaluator(backend: OpenSSLBackend())
+    let date = Date(timeIntervalSince1970: 1_906_502_400)
+
+    @Test func withoutAnchorsTheSystemStoreIsUsedAndSettingAnchorsMakesThemTheOnlyOnes() throws {
+        let chain = try Self.load("valid-chain-rsa/chain.pem")
+        var trust = TrustEvaluation(certificates: chain)
+        #expect(trust.anchorsOnly == false, "no anchors: the system roots, as SecTrust")
+        trust.anchors = try Self.load("valid-chain-rsa/root-rsa.pem")
+        #expect(trust.anchorsOnly == true, "SecTrustSetAnchorCertificates makes the anchors the only ones")
+        trust.anchorsOnly = false
+        #expect(trust.anchorsOnly == false)
+        trust.anchors = []
+        #expect(trust.anchorsOnly == false)
+        #expect(TrustEvaluation(certificates: chain, anchors: chain).anchorsOnly)
+        #expect(!TrustEvaluation(certificates: chain, anchors: chain, anchorsOnly: false).anchorsOnly)
+    }
+
+    @Test func evaluateWithErrorThrowsTheReportedErrorAndReturnsTrustedReports() throws {
+        let chain = try Self.load("valid-chain-rsa/chain.pem")
+        let root = try Self.load("valid-chain-rsa/root-rsa.pem")
+        var good = TrustEvaluation(
+            certificates: chain, policies: [.sslServer(host: "leaf.example")], anchors: root, verifyDate: date)
+        #expect(try good.evaluateWithError(with: evaluator).result == .unspecified)
+        var wrongHost = good
+        wrongHost.policies = [.sslServer(host: "other.example")]
+        #expect(throws: TrustError(check: .sslHostname, certificateIndex: 0, message: "any message")) {
+            try wrongHost.evaluateWithError(with: evaluator)
+        }
+        #expect(wrongHost.result == .recoverableTrustFailure)
+    }
+
+    @Test func errorsCompareByCheckAndCertificateNotByMessage() {
+        let a = TrustError(check: .temporalValidity, certificateIndex: 1, message: "one")
+        #expect(a == TrustError(check: .temporalValidity, certificateIndex: 1, message: "two"))
+        #expect(a != TrustError(check: .temporalValidity, certificateIndex: 0, message: "one"))
+        #expect(a != TrustError(check: .sslHostname, certificateIndex: 1, message: "one"))
+        #expect(Set([a, TrustError(check: .temporalValidity, certificateIndex: 1, message: "x")]).count == 1)
+    }
+
+    @Test func theResultCacheIsOptIn() {
+        #expect(TrustEvaluator.Configuration.default.resultCacheEnabled == false)
+        #expect(TrustEvaluator.Configuration.cached.resultCacheEnabled)
     }
 }

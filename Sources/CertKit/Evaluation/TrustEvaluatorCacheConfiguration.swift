@@ -1,6 +1,7 @@
 extension TrustEvaluator {
-    /// The caches an evaluator keeps. Everything is on by default; turn a cache off to measure without it or
-    /// when inputs are never repeated.
+    /// The caches an evaluator keeps. Prepared anchor stores are always shared. The result cache is off by
+    /// default, as SecTrust keeps no results across evaluations: turn it on (``cached``) for a server or proxy
+    /// that evaluates the same chains again and again (same inputs, verify dates within one validity window).
     public struct Configuration: Sendable, Hashable {
         /// When true, reports are reused for a repeated evaluation (same certificates, anchors, policies,
         /// settings, exceptions, CRLs, pins and depth) at a verify date within the same validity window, i.e. no
@@ -11,17 +12,19 @@ extension TrustEvaluator {
         /// The most prepared anchor stores kept (one per distinct anchor set).
         public var anchorStoreCacheCapacity: Int
 
-        /// Creates a configuration; the defaults enable every cache.
-        public init(resultCacheEnabled: Bool = true, resultCacheCapacity: Int = 1_024, anchorStoreCacheCapacity: Int = 32) {
+        /// Creates a configuration; by default the result cache is off.
+        public init(resultCacheEnabled: Bool = false, resultCacheCapacity: Int = 1_024, anchorStoreCacheCapacity: Int = 32) {
             self.resultCacheEnabled = resultCacheEnabled
             self.resultCacheCapacity = resultCacheCapacity
             self.anchorStoreCacheCapacity = anchorStoreCacheCapacity
         }
 
-        /// Every cache on (the default).
+        /// No result cache (the default): every call evaluates; prepared anchor stores are shared.
         public static let `default` = Configuration()
-        /// No result cache: every call evaluates (prepared anchor stores are still shared, as they must be).
+        /// The same as ``default``.
         public static let uncached = Configuration(resultCacheEnabled: false)
+        /// The result cache on: repeated evaluations within one validity window reuse the earlier report.
+        public static let cached = Configuration(resultCacheEnabled: true)
     }
 
     /// Counters of the result cache, for tests and benchmarks.

@@ -41,7 +41,7 @@ enum TrustMessages {
         case .revocationResponseRequired:
             return "the revocation status of \(name) is unknown: no CRL given for its issuer could be validated"
         case .usageConstraints: return "\(name) is distrusted by a trust setting"
-        case .leafSPKISHA256, .caSPKISHA256: return "no certificate in the chain of \(name) matches a pinned key"
+        case .leafSPKISHA256: return "no certificate in the chain of \(name) matches a pinned key"
         case .validityPeriodMaximums:
             return "\(name) validity period exceeds 825 days (Apple profile; --profile rfc5280 drops this rule)"
         case .chainLength: return "the chain of \(name) is longer than the maximum depth"

@@ -36,7 +36,6 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
     case revocationResponseRequired = "RevocationResponseRequired"
     case usageConstraints = "UsageConstraints"
     case leafSPKISHA256 = "LeafSPKISHA256"
-    case caSPKISHA256 = "CASPKISHA256"
     case validityPeriodMaximums = "ValidityPeriodMaximums"
     case chainLength = "ChainLength"
     /// The certificate's signature does not verify with its issuer's key: the candidate path is discarded.
@@ -91,7 +90,7 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
         case .revocation: .errSecCertificateRevoked
         case .revocationResponseRequired: .errSecIncompleteCertRevocationCheck
         case .usageConstraints: .errSecTrustSettingDeny
-        case .leafSPKISHA256, .caSPKISHA256: .errSSLATSCertificateTrustViolation
+        case .leafSPKISHA256: .errSSLATSCertificateTrustViolation
         case .validityPeriodMaximums: .errSecCertificateValidityPeriodTooLong
         case .backendError: .errSecInternalError
         }
@@ -107,7 +106,7 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
         case .weakKeySize, .keySize: 80
         case .weakSignature, .signatureHashAlgorithms: 70
         case .usageConstraints: 60
-        case .leafSPKISHA256, .caSPKISHA256: 50
+        case .leafSPKISHA256: 50
         case .pathBuildingLimit: 41
         case .anchorTrusted, .missingIntermediate, .signature: 40
         case .keyUsage, .extendedKeyUsage, .basicConstraints, .basicConstraintsCA, .basicConstraintsPathLen,

@@ -7,9 +7,17 @@ public struct TrustEvaluation: Sendable {
     public var certificates: [Certificate] { didSet { report = nil } }
     /// The policies to check.
     public var policies: [TrustPolicy] { didSet { report = nil } }
-    /// Anchor certificates (`SecTrustSetAnchorCertificates`).
-    public var anchors: [Certificate] { didSet { report = nil } }
-    /// When true (the default) only ``anchors`` are trusted; when false the system bundle is added.
+    /// Anchor certificates (`SecTrustSetAnchorCertificates`). Setting anchors makes them the only ones
+    /// (``anchorsOnly`` becomes true); setting none brings back the system store, as SecTrust does.
+    public var anchors: [Certificate] {
+        didSet {
+            report = nil
+            anchorsOnly = !anchors.isEmpty
+        }
+    }
+    /// When true only ``anchors`` (and always-trust certificates) are trusted; when false the system store
+    /// (``SystemTrustStore``) is added (`SecTrustSetAnchorCertificatesOnly`). Defaults to true exactly when
+    /// anchors are given: an evaluation without anchors uses the system roots, as a `SecTrust` does.
     public var anchorsOnly: Bool { didSet { report = nil } }
     /// The verification time; nil means now.
     public var verifyDate: Date? { didSet { report = nil } }
@@ -38,14 +46,14 @@ public struct TrustEvaluation: Sendable {
     /// Creates an evaluation of `certificates` (leaf first) under `policies`.
     public init(
         certificates: [Certificate], policies: [TrustPolicy] = [.basicX509], anchors: [Certificate] = [],
-        anchorsOnly: Bool = true, verifyDate: Date? = nil, trustSettings: TrustSettings = .none,
+        anchorsOnly: Bool? = nil, verifyDate: Date? = nil, trustSettings: TrustSettings = .none,
         exceptions: TrustExceptions? = nil, crls: [CertificateRevocationList] = [], pins: [SPKIPin] = [],
         additionalIntermediates: [Certificate] = [], maxDepth: Int = TrustEvaluation.defaultMaxDepth
     ) {
         self.certificates = certificates
         self.policies = policies
         self.anchors = anchors
-        self.anchorsOnly = anchorsOnly
+        self.anchorsOnly = anchorsOnly ?? !anchors.isEmpty
         self.verifyDate = verifyDate
         self.trustSettings = trustSettings
         self.exceptions = exceptions
@@ -55,11 +63,19 @@ public struct TrustEvaluation: Sendable {
         self.maxDepth = maxDepth
     }
 
-    /// Evaluates with `evaluator`, stores and returns the report.
-    @discardableResult
+    /// Evaluates with `evaluator`, stores and returns the report (its result must be looked at: it is the verdict).
     public mutating func evaluate(with evaluator: TrustEvaluator) -> TrustReport {
         let report = evaluator.evaluate(self)
         self.report = report
         return report
+    }
+
+    /// Evaluates with `evaluator` like `SecTrustEvaluateWithError`: returns the report when the chain is trusted
+    /// (`unspecified` or `proceed`), throws its ``TrustError`` otherwise.
+    @discardableResult
+    public mutating func evaluateWithError(with evaluator: TrustEvaluator) throws(TrustError) -> TrustReport {
+        let report = evaluate(with: evaluator)
+        if report.isTrusted { return report }
+        throw report.error ?? TrustError(check: .backendError, certificateIndex: 0, message: "evaluation failed")
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// The single error an evaluation reports (what `SecTrustEvaluateWithError` puts in its `CFError`).
-public struct TrustError: Sendable, Hashable, CustomStringConvertible {
+/// Two errors are equal when they have the same check on the same certificate (hence the same code), whatever
+/// their messages say.
+public struct TrustError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The check that was chosen by trustd's priority.
     public var check: TrustCheck
     /// The index in ``TrustReport/chain`` of the certificate it is about (0 = leaf).
@@ -20,6 +22,15 @@ public struct TrustError: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(code.name) (\(code.rawValue)): \(message)" }
+
+    public static func == (lhs: TrustError, rhs: TrustError) -> Bool {
+        lhs.check == rhs.check && lhs.certificateIndex == rhs.certificateIndex
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(check)
+        hasher.combine(certificateIndex)
+    }
 }
 
 /// The outcome of one evaluation: the result type, the chain that was built, what failed on each certificate.
