@@ -91,3 +91,12 @@ import Testing
         #expect(throws: CertificateDecodingError.self) { try Certificate(derEncoded: der + [0x05, 0x00]) }
     }
 }
+
+@Suite("CertificateDecodingError")
+struct CertificateDecodingErrorTests {
+    @Test func errorsCompareByKindNotMessage() {
+        #expect(CertificateDecodingError(.malformedDER, "a") == CertificateDecodingError(.malformedDER, "b"))
+        #expect(CertificateDecodingError(.malformedDER, "a") != CertificateDecodingError(.malformedPEM, "a"))
+        #expect(throws: CertificateDecodingError(.malformedDER, "")) { try Certificate(derEncoded: []) }
+    }
+}

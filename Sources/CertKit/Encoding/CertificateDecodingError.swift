@@ -1,5 +1,6 @@
 /// Why bytes could not be decoded as certificates. `description` is one line, suitable after `certkit: <file>: `.
-public struct CertificateDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Errors compare by ``kind`` (their code), not by message.
+public struct CertificateDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A broad category, stable for scripts and tests.
     public enum Kind: String, Sendable, Equatable {
         /// The input is empty or only whitespace.
@@ -28,4 +29,7 @@ public struct CertificateDecodingError: Error, Sendable, Equatable, CustomString
     }
 
     public var description: String { message }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.kind == rhs.kind }
+    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
 }
