@@ -1,4 +1,5 @@
 import CertKit
+import CertKitGnuTLS
 import CertKitOpenSSL
 import Foundation
 import Testing
@@ -154,5 +155,25 @@ struct SecTrustFidelityTests {
     @Test func theResultCacheIsOptIn() {
         #expect(TrustEvaluator.Configuration.default.resultCacheEnabled == false)
         #expect(TrustEvaluator.Configuration.cached.resultCacheEnabled)
+    }
+}
+
+@Suite("Several policies")
+struct SeveralPoliciesTests {
+    @Test func eachPolicyIsReportedAndTheFailingOneNamesTheError() throws {
+        let chain = try SecTrustFidelityTests.load("valid-chain-rsa/chain.pem")
+        let root = try SecTrustFidelityTests.load("valid-chain-rsa/root-rsa.pem")
+        let date = Date(timeIntervalSince1970: 1_906_502_400)
+        for backend in [OpenSSLBackend() as any TrustBackend, GnuTLSBackend()] {
+            let evaluation = TrustEvaluation(
+                certificates: chain, policies: [.basicX509, .sslServer(host: "other.example")], anchors: root,
+                verifyDate: date)
+            let report = TrustEvaluator(backend: backend).evaluate(evaluation)
+            #expect(report.result == .recoverableTrustFailure)
+            #expect(report.policyResults.map(\.result) == [.unspecified, .recoverableTrustFailure])
+            #expect(report.policyResults[1].checks[0] == [.sslHostname])
+            #expect(report.error?.check == .sslHostname)
+            #expect(report.policy == .sslServer(host: "other.example"))
+        }
     }
 }

@@ -75,8 +75,23 @@ public final class TrustEvaluator: Sendable {
 
     private struct Attempt {
         var path: CandidatePath
-        var checks: [Set<TrustCheck>]
+        /// Failures that do not depend on the policy: signatures, revocation, the library's verdict, limits.
+        var common: [Set<TrustCheck>]
+        /// The core's policy findings, one list per policy of the evaluation.
+        var perPolicy: [[Set<TrustCheck>]]
         var notes: [String]
+
+        /// Every failure, over all policies.
+        var checks: [Set<TrustCheck>] {
+            var union = common
+            for policyChecks in perPolicy { for index in union.indices { union[index].formUnion(policyChecks[index]) } }
+            return union
+        }
+
+        /// The failures one policy sees.
+        func checks(forPolicy index: Int) -> [Set<TrustCheck>] {
+            zip(common, perPolicy[index]).map { $0.union($1) }
+        }
 
         var failureCount: Int { checks.reduce(0) { $0 + $1.count } }
         var worstSeverity: Int { checks.flatMap { $0 }.map(\.severity.rawValue).max() ?? 0 }
@@ -119,19 +134,26 @@ public final class TrustEvaluator: Sendable {
             var findings = PathFindings(count: path.certificates.count)
             try signatures.check(path, into: &findings)
             let usableCRLs = try revocation.check(path, crls: evaluation.crls, at: date, into: &findings)
+            var perPolicy: [[Set<TrustCheck>]] = []
+            var notes: [String] = []
+            var everything = findings
             for policy in policies {
                 let context = PathContext(
                     path: path, policy: policy, date: date, pins: evaluation.pins,
                     trustSettings: evaluation.trustSettings, maxDepth: evaluation.maxDepth,
                     anchorIsAppSupplied: path.endsAtAnchor && appAnchorSet.contains(path.certificates.last!))
                 let core = CorePolicy.findings(for: context)
-                for index in core.checks.indices { findings.checks[index].formUnion(core.checks[index]) }
-                findings.notes += core.notes
+                perPolicy.append(core.checks)
+                for index in core.checks.indices { everything.checks[index].formUnion(core.checks[index]) }
+                notes += core.notes
             }
-            // Then the library's own verdict, which can only add failures.
-            findings.weigh(
+            // Then the library's own verdict, which can only add failures; what it adds concerns every policy.
+            var weighed = everything
+            weighed.weigh(
                 try backend.libraryVerdict(on: path, anchors: store, at: date, crls: usableCRLs), from: backend.name)
-            return Attempt(path: path, checks: findings.checks, notes: findings.notes)
+            var common = findings.checks
+            for index in common.indices { common[index].formUnion(weighed.checks[index].subtracting(everything.checks[index])) }
+            return Attempt(path: path, common: common, perPolicy: perPolicy, notes: findings.notes + notes + weighed.notes.dropFirst(everything.notes.count))
         }
 
         var tried = 0
@@ -148,7 +170,7 @@ public final class TrustEvaluator: Sendable {
                 continue
             }
             if result.failureCount == 0 {
-                return report(result, evaluation: evaluation, policy: policies[0], date: date, tried: tried,
+                return report(result, evaluation: evaluation, policies: policies, date: date, tried: tried,
                               alwaysTrusted: alwaysTrusted.contains(candidate.certificates.last!))
             }
             if best.map({ result.rank < $0.rank }) ?? true { best = result }
@@ -163,37 +185,46 @@ public final class TrustEvaluator: Sendable {
             tried += 1
             var result = try attempt(CandidatePath(certificates: furthest, endsAtAnchor: false))
             for (index, certificate) in furthest.enumerated() where signatureFailures[certificate] != nil {
-                result.checks[index].insert(.signature)
-                if index == furthest.count - 1 { result.checks[index].insert(.missingIntermediate) }
-                result.checks[index].remove(.anchorTrusted)
+                result.common[index].insert(.signature)
+                if index == furthest.count - 1 { result.common[index].insert(.missingIntermediate) }
+                result.common[index].remove(.anchorTrusted)
+                for policy in result.perPolicy.indices { result.perPolicy[policy][index].remove(.anchorTrusted) }
             }
             best = result
         }
         var final = best!
-        if builder.limitReached { final.checks[0].insert(.pathBuildingLimit) }
-        return report(final, evaluation: evaluation, policy: policies[0], date: date, tried: tried, alwaysTrusted: false)
+        if builder.limitReached { final.common[0].insert(.pathBuildingLimit) }
+        return report(final, evaluation: evaluation, policies: policies, date: date, tried: tried, alwaysTrusted: false)
     }
 
     private func report(
-        _ attempt: Attempt, evaluation: TrustEvaluation, policy: TrustPolicy, date: Date, tried: Int,
+        _ attempt: Attempt, evaluation: TrustEvaluation, policies: [TrustPolicy], date: Date, tried: Int,
         alwaysTrusted: Bool
     ) -> TrustReport {
         let chain = attempt.path.certificates
-        let result = TrustAggregator.result(
-            checks: attempt.checks, leaf: chain.first, alwaysTrusted: alwaysTrusted, exceptions: evaluation.exceptions)
-        var checks = attempt.checks
-        if result == .proceed && !alwaysTrusted {
+        func outcome(_ checks: [Set<TrustCheck>], _ policy: TrustPolicy) -> PolicyResult {
+            let result = TrustAggregator.result(
+                checks: checks, leaf: chain.first, alwaysTrusted: alwaysTrusted, exceptions: evaluation.exceptions)
+            var error: TrustError?
+            if !result.isTrusted, let (check, index) = TrustAggregator.primaryFailure(checks) {
+                error = TrustError(
+                    check: check, certificateIndex: index,
+                    message: TrustMessages.message(for: check, certificate: chain[index], policy: policy, date: date))
+            }
             // Accepted exceptions: as trustd, a check an exception allows is not recorded as failed.
-            checks = checks.map { _ in [] }
+            let shown = result == .proceed && !alwaysTrusted ? checks.map { _ in [] } : checks
+            return PolicyResult(policy: policy, result: result, checks: shown, error: error)
         }
-        var error: TrustError?
-        if !result.isTrusted, let (check, index) = TrustAggregator.primaryFailure(attempt.checks) {
-            error = TrustError(
-                check: check, certificateIndex: index,
-                message: TrustMessages.message(for: check, certificate: chain[index], policy: policy, date: date))
-        }
+        let perPolicy = policies.indices.map { outcome(attempt.checks(forPolicy: $0), policies[$0]) }
+        // The overall verdict sees every failure; its error and policy are those of the policy that failed worst.
+        let primary = TrustAggregator.primaryFailure(attempt.checks)
+        let failing = primary.flatMap { primary in
+            policies.indices.first { attempt.checks(forPolicy: $0)[primary.index].contains(primary.check) }
+        } ?? 0
+        let overall = outcome(attempt.checks, policies[failing])
         return TrustReport(
-            result: result, chain: chain, checks: checks, error: error, backend: backend.name,
-            policy: policy, verifyDate: date, pathsTried: tried, notes: attempt.notes)
+            result: overall.result, chain: chain, checks: overall.checks, error: overall.error, backend: backend.name,
+            policy: policies[failing], verifyDate: date, pathsTried: tried, notes: attempt.notes,
+            policyResults: perPolicy)
     }
 }

@@ -53,12 +53,18 @@ public struct TrustReport: Sendable, Hashable {
     public var pathsTried: Int
     /// Library and policy notes, for diagnostics.
     public var notes: [String]
+    /// The outcome for each policy of the evaluation, in order, on the same ``chain`` (SecTrust's result details
+    /// per policy). ``result`` aggregates them; ``policy`` and ``error`` are those of the policy that failed worst.
+    public var policyResults: [PolicyResult]
 
     /// Creates a report.
     public init(
         result: TrustResultType, chain: [Certificate], checks: [Set<TrustCheck>], error: TrustError?,
-        backend: String, policy: TrustPolicy, verifyDate: Date, pathsTried: Int, notes: [String] = []
+        backend: String, policy: TrustPolicy, verifyDate: Date, pathsTried: Int, notes: [String] = [],
+        policyResults: [PolicyResult]? = nil
     ) {
+        self.policyResults = policyResults
+            ?? [PolicyResult(policy: policy, result: result, checks: checks, error: error)]
         self.result = result
         self.chain = chain
         self.checks = checks
