@@ -17,7 +17,11 @@ public struct GnuTLSBackend: TrustBackend {
     /// handles are dropped first); 0 turns it off.
     public init(certificateCacheCapacity: Int = 256) {
         certificateCache = CertificateHandleCache(capacity: certificateCacheCapacity)
+        keyCache = CertificateHandleCache(capacity: certificateCacheCapacity)
     }
+
+    /// Imported signer keys (`gnutls_pubkey_t`), keyed by their SubjectPublicKeyInfo DER; only read afterwards.
+    let keyCache: CertificateHandleCache<GnuTLSPublicKey>
 
     /// Imports `der` with `gnutls_x509_crt_import`; the bytes must be exactly one certificate (GnuTLS would
     /// ignore trailing bytes, so the outer DER length and the re-exported encoding are compared with the input).
@@ -56,7 +60,11 @@ public struct GnuTLSBackend: TrustBackend {
     /// Verifies one signature with `gnutls_pubkey_verify_data2` as `input`'s scheme says.
     public func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
         let key: GnuTLSPublicKey
-        do { key = try GnuTLSPublicKey(spki: input.signerKey.derEncoded) } catch {
+        do {
+            key = try keyCache.handle(for: input.signerKey.derEncoded) { spki throws(BackendError) in
+                try GnuTLSPublicKey(spki: spki)
+            }
+        } catch {
             return .invalid("the signer's public key: \(error.message)")
         }
         return key.verify(input)

@@ -19,7 +19,13 @@ public struct OpenSSLBackend: TrustBackend {
     /// handles are dropped first); 0 turns it off.
     public init(certificateCacheCapacity: Int = 256) {
         certificateCache = CertificateHandleCache(capacity: certificateCacheCapacity)
+        keyCache = CertificateHandleCache(capacity: certificateCacheCapacity)
     }
+
+    /// Decoded signer keys (`EVP_PKEY`), keyed by their SubjectPublicKeyInfo DER: OpenSSL 3's `d2i_PUBKEY` costs
+    /// more than the RSA verification itself. Keys are only read afterwards (each verification has its own
+    /// `EVP_MD_CTX`).
+    let keyCache: CertificateHandleCache<OpenSSLPublicKey>
 
     /// `openssl`.
     public var name: String { "openssl" }
@@ -43,7 +49,7 @@ public struct OpenSSLBackend: TrustBackend {
 
     /// Verifies one signature with `EVP_DigestVerify` as `input`'s scheme says.
     public func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
-        try OpenSSLSignatureVerifier.verify(input)
+        try OpenSSLSignatureVerifier.verify(input, keys: keyCache)
     }
 
     /// The digest `X509_get_signature_info` reads in the certificate's signature algorithm.

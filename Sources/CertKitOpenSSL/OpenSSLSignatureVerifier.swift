@@ -5,10 +5,16 @@ internal import COpenSSL
 /// RSA padding (PKCS#1 v1.5, or PSS with MGF1 over the same digest and the given salt length) or pure EdDSA.
 /// Valid only when OpenSSL returns 1.
 enum OpenSSLSignatureVerifier {
-    static func verify(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
+    static func verify(
+        _ input: SignatureInput, keys: CertificateHandleCache<OpenSSLPublicKey>
+    ) throws(BackendError) -> SignatureVerdict {
         OpenSSLErrorQueue.clear()
         let key: OpenSSLPublicKey
-        do { key = try OpenSSLPublicKey(spki: input.signerKey.derEncoded) } catch {
+        do {
+            key = try keys.handle(for: input.signerKey.derEncoded) { spki throws(BackendError) in
+                try OpenSSLPublicKey(spki: spki)
+            }
+        } catch {
             return .invalid("the signer's public key: \(error.message)")
         }
         let digest: OpaquePointer?
