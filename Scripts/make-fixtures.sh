@@ -660,11 +660,11 @@ scenario("ssl-client-valid", "clientAuth leaf under the ssl-client policy",
 scenario("ssl-client-server-only-leaf", "serverAuth-only leaf under the ssl-client policy",
          ["leaf-rsa", "int-rsa"], policy="ssl-client", host=None, checks={0: ["ExtendedKeyUsage"]}, built=RSA)
 scenario("max-depth-exceeded",
-         "4-certificate chain (leaf, 2 intermediates, root) with maxDepth 2; assumes maxDepth counts the certificates "
-         "of the built chain (under OpenSSL's verify_depth meaning, intermediates only, it would pass)",
-         ["leaf4-rsa", "int1-rsa", "int2-rsa"], maxDepth=2, checks={0: ["ChainLength"]})
-scenario("max-depth-ok", "the same 4-certificate chain with maxDepth 4: within the limit under any counting",
-         ["leaf4-rsa", "int1-rsa", "int2-rsa"], maxDepth=4, built=RSA4)
+         "4-certificate chain (leaf, 2 intermediates, root) with maxDepth 1: maxDepth counts intermediates "
+         "(OpenSSL's verify_depth meaning), 2 > 1",
+         ["leaf4-rsa", "int1-rsa", "int2-rsa"], maxDepth=1, checks={0: ["ChainLength"]})
+scenario("max-depth-ok", "the same 4-certificate chain with maxDepth 2: exactly at the limit (2 intermediates)",
+         ["leaf4-rsa", "int1-rsa", "int2-rsa"], maxDepth=2, built=RSA4)
 
 # ---------------------------------------------------------------- name constraints (on the intermediate)
 scenario("name-constraints-dns-permitted",

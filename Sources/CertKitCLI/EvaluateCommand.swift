@@ -9,13 +9,17 @@ enum EvaluateCommand: Command {
     static let options: [OptionSpec] = [
         .value("anchors", "FILE", repeatable: true, "trusted anchor certificates"),
         .value("intermediates", "FILE", repeatable: true, "extra intermediate certificates for path building"),
-        .value("host", "NAME", "the server's DNS name or IP literal (implies --policy ssl-server)"),
-        .value("ip", "ADDR", "the server's IP address (implies --policy ssl-server)"),
-        .value("email", "ADDR", "check an email address under the email policy"),
-        .value("policy", "basic|ssl-server|ssl-client", "policy (default ssl-server with --host/--ip, else basic)"),
-        .value("profile", "apple|rfc5280", "apple (default) applies Apple's extra SSL rules; rfc5280 drops them"),
+        .value("host", "NAME", repeatable: true,
+               "the server's DNS name or IP literal (implies --policy ssl-server); with ssl-client, an identity the certificate may carry"),
+        .value("ip", "ADDR", repeatable: true,
+               "the server's IP address (implies --policy ssl-server); with ssl-client, an identity the certificate may carry"),
+        .value("email", "ADDR", repeatable: true,
+               "check an email address under the email policy; with --policy ssl-client, an identity the certificate may carry"),
+        .value("policy", "basic|ssl-server|ssl-client", "policy (default ssl-server with --host/--ip, email with --email, else basic)"),
+        .value("profile", "apple|rfc5280|webpki",
+               "rule set: apple (default for ssl/email; Apple's trustd), rfc5280 (RFC 5280 as written; always for basic), webpki (CA/B Forum BRs, as browsers apply them); see Docs/Profiles.md"),
         .value("at", "ISO8601", "verify at this time instead of now (e.g. 2030-06-01)"),
-        .value("max-depth", "N", "maximum certificates in a path, anchor included (default 10)"),
+        .value("max-depth", "N", "maximum intermediates in a path, leaf and anchor not counted; 0: the leaf is issued by an anchor (default 10)"),
         .flag("system-roots", "also trust the system bundle \(EvaluateOptions.systemBundlePath)"),
         .value("always-trust", "FILE", repeatable: true, "certificates the user always trusts (result: proceed)"),
         .value("distrust", "FILE", repeatable: true, "certificates the user distrusts (result: deny)"),
@@ -35,6 +39,8 @@ enum EvaluateCommand: Command {
             """,
         options: options,
         details: """
+            With --policy ssl-client, --host, --ip and --email may be repeated: the client certificate must carry at least
+            one of them. Every failure names its rule and the profiles that enforce it.
             exit codes: 0 trusted (unspecified, proceed), 10 recoverableTrustFailure, 11 fatalTrustFailure,
             12 deny, 13 otherError, 1 input error, 2 usage error, 3 backends disagree (--backend both)
             """)

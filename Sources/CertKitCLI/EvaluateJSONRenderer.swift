@@ -9,14 +9,19 @@ import CertKit
 ///   "resultCode": 5,                       // its SecTrustResultType raw value
 ///   "trusted": false,                      // true exactly for proceed and unspecified
 ///   "error": {"code": -67818, "name": "errSecCertificateExpired", "check": "TemporalValidity",
-///             "certificateIndex": 0, "message": "..."} | null,
+///             "certificateIndex": 0, "message": "...",
+///             "rule": "rfc5280.validity",          // the rule that failed (Docs/Profiles.md)
+///             "ruleProfiles": ["apple", "rfc5280", "webpki"]} | null,   // the profiles enforcing it
 ///   "backend": "openssl",
 ///   "policy": "ssl-server",                // basic | ssl-server | ssl-client | email
+///   "profile": "apple",                    // apple | rfc5280 | webpki
 ///   "host": "leaf.example" | null,         // the peer name checked by an SSL policy
+///   "identities": ["DNS:a.example", "email:u@a.example"],   // only for ssl-client with several identities
 ///   "verifyDate": "2030-06-01T00:00:00Z",
 ///   "pathsTried": 1,
 ///   "chain": [{"index": 0, "subject": "...", "issuer": "...", "sha256": "<64 lowercase hex>",
-///              "notBefore": "...", "notAfter": "...", "failedChecks": ["TemporalValidity"]}]   // checks sorted
+///              "notBefore": "...", "notAfter": "...", "failedChecks": ["TemporalValidity"],   // checks sorted
+///              "failedRules": ["rfc5280.validity"]}]                                            // in check order
 /// }
 /// ```
 /// With `--backend both`, when the backends agree the document above gains `"backends": ["openssl", "gnutls"]`
@@ -24,7 +29,7 @@ import CertKit
 /// "gnutls": {...}}}` with one document of the form above per backend.
 enum EvaluateJSONRenderer {
     static func object(_ report: TrustReport) -> [String: JSONValue] {
-        [
+        var document: [String: JSONValue] = [
             "result": .string(report.result.description),
             "resultCode": .int(report.result.rawValue),
             "trusted": .bool(report.isTrusted),
@@ -35,10 +40,13 @@ enum EvaluateJSONRenderer {
                     "check": .string(error.check.name),
                     "certificateIndex": .int(error.certificateIndex),
                     "message": .string(error.message),
+                    "rule": .optional(error.rule?.id),
+                    "ruleProfiles": error.rule.map { .strings($0.orderedProfiles.map(\.rawValue)) } ?? .null,
                 ])
             } ?? .null,
             "backend": .string(report.backend),
             "policy": .string(report.policy.description),
+            "profile": .string(report.policy.profile.rawValue),
             "host": .optional(host(report.policy)),
             "verifyDate": .string(DateText.iso8601(report.verifyDate)),
             "pathsTried": .int(report.pathsTried),
@@ -52,9 +60,14 @@ enum EvaluateJSONRenderer {
                     "notAfter": .string(DateText.iso8601(certificate.notAfter)),
                     "failedChecks": .strings(
                         index < report.checks.count ? report.checks[index].sorted().map(\.name) : []),
+                    "failedRules": .strings(report.failedRules(at: index).map(\.id)),
                 ])
             }),
         ]
+        if case .sslClient(let identities, _) = report.policy {
+            document["identities"] = .strings(identities.map(\.description))
+        }
+        return document
     }
 
     /// One report.

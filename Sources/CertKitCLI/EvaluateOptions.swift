@@ -65,8 +65,8 @@ struct EvaluateOptions {
             try InspectCommand.parseDate(text, command: command)
         }
         if let depth = arguments.value("max-depth") {
-            guard let value = Int(depth), value >= 1 else {
-                throw .usage("--max-depth must be a whole number of at least 1, not '\(depth)'", command: command)
+            guard let value = Int(depth), value >= 0 else {
+                throw .usage("--max-depth must be a whole number of intermediates (0 or more), not '\(depth)'", command: command)
             }
             maxDepth = value
         } else {
@@ -86,52 +86,77 @@ struct EvaluateOptions {
         }
     }
 
+    /// The profiles `--profile` accepts, in help order.
+    static let profileNames = TrustProfile.allCases.map(\.rawValue)
+
     private static func policy(_ arguments: ParsedArguments) throws(CLIError) -> TrustPolicy {
         let command = EvaluateCommand.name
-        let profile: TrustProfile
-        switch arguments.value("profile") {
-        case nil: profile = .apple
-        case let text?:
+        var profile: TrustProfile?
+        if let text = arguments.value("profile") {
             guard let value = TrustProfile(rawValue: text) else {
-                throw .usage("--profile must be 'apple' or 'rfc5280', not '\(text)'", command: command)
+                throw .usage("--profile must be \(profileNames.joined(separator: ", ")), not '\(text)'", command: command)
             }
             profile = value
         }
-        let names = ["host", "ip", "email"].filter { arguments.value($0) != nil }
-        if names.count > 1 {
-            throw .usage("--host, --ip and --email exclude each other", command: command)
+        let hosts = arguments.all("host"), ips = arguments.all("ip"), emails = arguments.all("email")
+        if hosts.contains(where: \.isEmpty) { throw .usage("--host needs a name", command: command) }
+        var identities: [GeneralName] = []
+        for host in hosts {
+            switch PeerName.parse(host) {
+            case .dns(let name): identities.append(.dnsName(name))
+            case .ip(let bytes): identities.append(.ipAddress(bytes))
+            }
         }
-        var peer: PeerName?
-        if let host = arguments.value("host") {
-            guard !host.isEmpty else { throw .usage("--host needs a name", command: command) }
-            peer = PeerName.parse(host)
-        }
-        if let ip = arguments.value("ip") {
-            let parsed = PeerName.parse(ip)
-            guard case .ip = parsed else {
+        for ip in ips {
+            guard case .ip(let bytes) = PeerName.parse(ip) else {
                 throw .usage("--ip must be an IPv4 or IPv6 address, not '\(ip)'", command: command)
             }
-            peer = parsed
+            identities.append(.ipAddress(bytes))
         }
-        if let email = arguments.value("email") {
-            if let policy = arguments.value("policy") {
-                throw .usage("--email selects the email policy; it cannot be combined with --policy \(policy)", command: command)
-            }
+        for email in emails {
             guard email.contains("@") else {
                 throw .usage("--email must be an address such as user@example.com, not '\(email)'", command: command)
             }
-            return .email(address: email, profile: profile)
+            identities.append(.email(email))
         }
-        switch arguments.value("policy") ?? (peer == nil ? "basic" : "ssl-server") {
+        let chosen = arguments.value("policy") ?? (emails.isEmpty ? (identities.isEmpty ? "basic" : "ssl-server") : "email")
+        switch chosen {
         case "basic":
-            if peer != nil {
-                throw .usage("--host and --ip need --policy ssl-server or ssl-client", command: command)
+            if !identities.isEmpty {
+                throw .usage("--host, --ip and --email need --policy ssl-server or ssl-client (or --email alone)", command: command)
+            }
+            if let profile, profile != .rfc5280 {
+                throw .usage("--policy basic always uses --profile rfc5280, not \(profile.rawValue)", command: command)
             }
             return .basicX509
-        case "ssl-server": return .ssl(server: true, name: peer, profile: profile)
-        case "ssl-client": return .ssl(server: false, name: peer, profile: profile)
+        case "email":
+            guard emails.count == 1, hosts.isEmpty, ips.isEmpty else {
+                throw .usage("the email policy checks one --email; to accept any of several identities use --policy ssl-client", command: command)
+            }
+            return .email(address: emails[0], profile: profile ?? .apple)
+        case "ssl-server":
+            if !emails.isEmpty {
+                throw .usage("--email cannot be checked under --policy ssl-server (use ssl-client or the email policy)", command: command)
+            }
+            if identities.count > 1 {
+                throw .usage("--policy ssl-server checks one --host or --ip; several identities are for ssl-client", command: command)
+            }
+            return .ssl(server: true, name: peerName(identities.first), profile: profile ?? .apple)
+        case "ssl-client":
+            if identities.count <= 1, emails.isEmpty {
+                return .ssl(server: false, name: peerName(identities.first), profile: profile ?? .apple)
+            }
+            return .sslClient(identities: identities, profile: profile ?? .apple)
         case let other:
             throw .usage("--policy must be basic, ssl-server or ssl-client, not '\(other)'", command: command)
+        }
+    }
+
+    private static func peerName(_ identity: GeneralName?) -> PeerName? {
+        switch identity {
+        case .dnsName(let name)?: .dns(name)
+        case .ipAddress(let bytes)?: .ip(bytes)
+        default: nil
         }
     }
 

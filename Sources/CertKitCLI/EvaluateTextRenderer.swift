@@ -7,7 +7,9 @@ import CertKit
 ///   [0] CN=leaf.example  (issuer CN=Int)  — TemporalValidity
 ///   [1] CN=Int  (issuer CN=Root)  — ok
 /// ```
-/// When path building tried more than one candidate path, a last line says how many.
+/// The error names its rule and the profiles that enforce it; when another profile drops that rule, the verdict
+/// line says so (`; use --profile rfc5280 to drop this rule`). When path building tried more than one candidate
+/// path, a last line says how many.
 enum EvaluateTextRenderer {
     static func render(_ report: TrustReport) -> String {
         var lines = [verdict(report)]
@@ -29,7 +31,10 @@ enum EvaluateTextRenderer {
     /// issuers on the chain lines are RFC 4514 strings, already escaped by the same rule.
     static func verdict(_ report: TrustReport) -> String {
         if report.isTrusted { return "\(report.result): trusted" }
-        if let error = report.error { return "\(report.result): " + DisplayText.escaped(error.description) }
+        if let error = report.error {
+            return "\(report.result): " + DisplayText.escaped(error.description)
+                + (ProfileHint.hint(for: report).map { "; \($0)" } ?? "")
+        }
         let failed = report.allFailures.sorted().map(\.name)
         return "\(report.result): not trusted" + (failed.isEmpty ? "" : " (\(failed.joined(separator: ", ")))")
     }

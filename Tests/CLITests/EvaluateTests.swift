@@ -25,7 +25,9 @@ struct EvaluateRenderingTests {
             policy: .sslServer(host: "localhost"), verifyDate: try #require(DateText.parse("2030-06-01")), pathsTried: 2)
     }
 
-    static let expired = TrustError(check: .temporalValidity, certificateIndex: 0, message: "\"localhost\" expired on 2020-01-01")
+    static let expired = TrustError(
+        check: .temporalValidity, certificateIndex: 0, message: "\"localhost\" expired on 2020-01-01",
+        rule: TrustRules.validity)
 
     @Test("text: verdict line, then one line per certificate")
     func text() throws {
@@ -52,8 +54,10 @@ struct EvaluateRenderingTests {
         let json = try #require(
             try JSONSerialization.jsonObject(with: Data(EvaluateJSONRenderer.render(report).utf8)) as? [String: Any])
         #expect(Set(json.keys) == [
-            "result", "resultCode", "trusted", "error", "backend", "policy", "host", "verifyDate", "pathsTried", "chain",
+            "result", "resultCode", "trusted", "error", "backend", "policy", "profile", "host", "verifyDate", "pathsTried",
+            "chain",
         ])
+        #expect(json["profile"] as? String == "apple")
         #expect(json["result"] as? String == "recoverableTrustFailure")
         #expect(json["resultCode"] as? Int == 5)
         #expect(json["trusted"] as? Bool == false)
@@ -63,14 +67,18 @@ struct EvaluateRenderingTests {
         #expect(json["verifyDate"] as? String == "2030-06-01T00:00:00Z")
         #expect(json["pathsTried"] as? Int == 2)
         let error = try #require(json["error"] as? [String: Any])
-        #expect(Set(error.keys) == ["code", "name", "check", "certificateIndex", "message"])
+        #expect(Set(error.keys) == ["code", "name", "check", "certificateIndex", "message", "rule", "ruleProfiles"])
+        #expect(error["rule"] as? String == "rfc5280.validity")
+        #expect(error["ruleProfiles"] as? [String] == ["apple", "rfc5280", "webpki"])
         #expect(error["code"] as? Int == -67818)
         #expect(error["name"] as? String == "errSecCertificateExpired")
         #expect(error["check"] as? String == "TemporalValidity")
         let chain = try #require(json["chain"] as? [[String: Any]])
         #expect(chain.count == 3)
         for (index, entry) in chain.enumerated() {
-            #expect(Set(entry.keys) == ["index", "subject", "issuer", "sha256", "notBefore", "notAfter", "failedChecks"])
+            #expect(Set(entry.keys) == [
+                "index", "subject", "issuer", "sha256", "notBefore", "notAfter", "failedChecks", "failedRules",
+            ])
             #expect(entry["index"] as? Int == index)
         }
         #expect(chain[0]["failedChecks"] as? [String] == ["TemporalValidity"])
@@ -126,7 +134,10 @@ struct EvaluateOptionTests {
         ["evaluate", "--policy", "tls"] + anchors + [chain],
         ["evaluate", "--profile", "google"] + anchors + [chain],
         ["evaluate", "--at", "2030-99-01"] + anchors + [chain],
-        ["evaluate", "--max-depth", "0"] + anchors + [chain],
+        ["evaluate", "--max-depth", "-1"] + anchors + [chain],
+        ["evaluate", "--profile", "webpki", "--policy", "basic"] + anchors + [chain],
+        ["evaluate", "--host", "a", "--host", "b"] + anchors + [chain],
+        ["evaluate", "--email", "a@b.example", "--email", "c@d.example"] + anchors + [chain],
         ["evaluate", "--max-depth", "many"] + anchors + [chain],
         ["evaluate", "--pin", "sha256/short"] + anchors + [chain],
         ["evaluate", "--pin", "sha1/AAAA"] + anchors + [chain],

@@ -260,7 +260,7 @@ struct OpenSSLBackendAlgorithmTests {
         let path = CandidatePath(
             certificates: try ["leaf-expired", "int", "root"].map(pki.certificate), endsAtAnchor: true)
         let findings = try backend.verify(path, anchors: store, at: date("2030-06-01"), crls: [])
-        #expect(findings.notes == ["[0] TemporalValidity: openssl: certificate has expired (X509_V_ERR 10)"])
+        #expect(findings.notes == ["[0] TemporalValidity (certkit.library-verdict): openssl: certificate has expired (X509_V_ERR 10)"])
     }
 }
 

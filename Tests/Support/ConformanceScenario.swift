@@ -41,10 +41,19 @@ public struct ConformanceScenario: Decodable, Sendable {
         backendDifferences[backend]?.expected ?? expected
     }
 
+    /// True when the scenario checks a client certificate against several identities (or an email address).
+    var usesClientIdentities: Bool {
+        policy == "ssl-client" && (email != nil || (host != nil && ip != nil))
+    }
+
+    /// True when the scenario evaluates under the basic policy (which always uses the rfc5280 profile).
+    var isBasic: Bool { email == nil && policy != "ssl-server" && policy != "ssl-client" }
+
     /// The `certkit evaluate --json` command line for this scenario.
     public var commandLine: [String] {
         let base = Fixtures.scenariosDirectory.path + "/"
-        var arguments = ["evaluate", "--json", "--at", verifyDate, "--profile", profile]
+        var arguments = ["evaluate", "--json", "--at", verifyDate]
+        if !isBasic || profile == "rfc5280" { arguments += ["--profile", profile] }
         for (option, files) in [("--anchors", anchors), ("--intermediates", intermediates), ("--crl", crls),
                                 ("--always-trust", alwaysTrust), ("--distrust", distrust)] {
             for file in files { arguments += [option, base + file] }
@@ -53,7 +62,8 @@ public struct ConformanceScenario: Decodable, Sendable {
         if let exceptions { arguments += ["--exceptions", base + exceptions] }
         if let host { arguments += ["--host", host] }
         if let ip { arguments += ["--ip", ip] }
-        if let email { arguments += ["--email", email] } else { arguments += ["--policy", policy] }
+        if let email { arguments += ["--email", email] }
+        if email == nil || usesClientIdentities { arguments += ["--policy", policy] }
         if let maxDepth { arguments += ["--max-depth", String(maxDepth)] }
         return arguments + [base + chain]
     }
@@ -65,6 +75,16 @@ public struct ConformanceScenario: Decodable, Sendable {
         let trustPolicy: TrustPolicy
         switch policy {
         case "ssl-server": trustPolicy = .ssl(server: true, name: name, profile: profile)
+        case "ssl-client" where usesClientIdentities:
+            var identities: [GeneralName] = []
+            switch host.map({ PeerName.parse($0) }) {
+            case .dns(let name)?: identities.append(.dnsName(name))
+            case .ip(let bytes)?: identities.append(.ipAddress(bytes))
+            case nil: break
+            }
+            if case .ip(let bytes)? = ip.map({ PeerName.parse($0) }) { identities.append(.ipAddress(bytes)) }
+            if let email { identities.append(.email(email)) }
+            trustPolicy = .sslClient(identities: identities, profile: profile)
         case "ssl-client": trustPolicy = .ssl(server: false, name: name, profile: profile)
         default: trustPolicy = email.map { .email(address: $0, profile: profile) } ?? .basicX509
         }

@@ -30,6 +30,12 @@ public enum ExtensionOID {
     public static let authorityKeyIdentifier = "2.5.29.35"
     public static let extendedKeyUsage = "2.5.29.37"
     public static let authorityInfoAccess = "1.3.6.1.5.5.7.1.1"
+    public static let policyConstraints = "2.5.29.36"
+    public static let inhibitAnyPolicy = "2.5.29.54"
+    public static let policyMappings = "2.5.29.33"
+    public static let subjectDirectoryAttributes = "2.5.29.9"
+    public static let freshestCRL = "2.5.29.46"
+    public static let subjectInfoAccess = "1.3.6.1.5.5.7.1.11"
 
     /// Names of the OIDs above, for display.
     public static let names: [String: String] = [
@@ -136,6 +142,20 @@ public struct NameConstraints: Sendable, Hashable {
     }
 }
 
+/// policyConstraints (RFC 5280 §4.2.1.11).
+public struct PolicyConstraints: Sendable, Hashable {
+    /// requireExplicitPolicy (SkipCerts), when present.
+    public let requireExplicitPolicy: Int?
+    /// inhibitPolicyMapping (SkipCerts), when present.
+    public let inhibitPolicyMapping: Int?
+
+    /// Creates a value.
+    public init(requireExplicitPolicy: Int?, inhibitPolicyMapping: Int?) {
+        self.requireExplicitPolicy = requireExplicitPolicy
+        self.inhibitPolicyMapping = inhibitPolicyMapping
+    }
+}
+
 /// One authorityInfoAccess entry.
 public struct AccessDescription: Sendable, Hashable {
     /// accessMethod OID (`1.3.6.1.5.5.7.48.1` OCSP, `1.3.6.1.5.5.7.48.2` caIssuers).
@@ -158,6 +178,9 @@ public struct CertificateExtensions: Sendable, Hashable {
     public var duplicates: [String] = []
     /// OIDs of known extensions whose value could not be decoded.
     public var malformed: [String] = []
+    /// OIDs of the extensions decoded only for policy processing (policyConstraints, inhibitAnyPolicy) whose
+    /// value could not be decoded (trustd's `UnparseableExtension`).
+    public var unparseable: [String] = []
 
     public var basicConstraints: BasicConstraints?
     public var keyUsage: KeyUsage?
@@ -168,15 +191,24 @@ public struct CertificateExtensions: Sendable, Hashable {
     public var nameConstraints: NameConstraints?
     /// authorityKeyIdentifier keyIdentifier, when present.
     public var authorityKeyIdentifier: [UInt8]?
+    /// True when authorityKeyIdentifier carries authorityCertIssuer or authorityCertSerialNumber.
+    public var authorityKeyIdentifierNamesIssuer = false
     public var subjectKeyIdentifier: [UInt8]?
     /// cRLDistributionPoints full names (usually URIs).
     public var crlDistributionPoints: [GeneralName] = []
     public var authorityInfoAccess: [AccessDescription] = []
     /// certificatePolicies policy OIDs.
     public var certificatePolicies: [String] = []
+    /// policyConstraints, when present and decodable.
+    public var policyConstraints: PolicyConstraints?
+    /// inhibitAnyPolicy SkipCerts, when present and decodable.
+    public var inhibitAnyPolicy: Int?
 
     /// Creates an empty set of extensions.
     public init() {}
+
+    /// The extension `oid` as encoded (the first one when repeated), or nil.
+    public func first(_ oid: String) -> CertificateExtension? { all.first { $0.oid == oid } }
 
     /// Critical extensions certkit does not understand.
     public var unknownCritical: [CertificateExtension] {

@@ -26,6 +26,8 @@ public struct CertificateRevocationList: Sendable, Hashable {
     public let authorityKeyIdentifier: [UInt8]?
     /// True when the CRL carries a cRLNumber extension.
     public let hasCRLNumber: Bool
+    /// True when the cRLNumber extension is marked critical (RFC 5280 §5.2.3 forbids it).
+    public let isCRLNumberCritical: Bool
     /// Critical CRL or entry extensions certkit does not implement (delta CRLs, issuing distribution points,
     /// indirect entries, anything unknown): a CRL with any is not used.
     public let unsupportedCriticalExtensions: [String]
@@ -39,8 +41,9 @@ public struct CertificateRevocationList: Sendable, Hashable {
         derEncoded: [UInt8], tbsBytes: [UInt8], signatureAlgorithm: SignatureAlgorithm, signatureBytes: [UInt8],
         tbsSignatureAlgorithmMatches: Bool, issuer: DistinguishedName, thisUpdate: Date, nextUpdate: Date?,
         revokedSerialNumbers: Set<[UInt8]>, authorityKeyIdentifier: [UInt8]?, hasCRLNumber: Bool,
-        unsupportedCriticalExtensions: [String]
+        isCRLNumberCritical: Bool = false, unsupportedCriticalExtensions: [String]
     ) {
+        self.isCRLNumberCritical = isCRLNumberCritical
         self.derEncoded = derEncoded
         self.tbsBytes = tbsBytes
         self.signatureAlgorithm = signatureAlgorithm

@@ -12,7 +12,7 @@ extension PathFindings {
             }
             if explained { continue }
             let index = min(max(finding.index ?? 0, 0), max(checks.count - 1, 0))
-            record(finding.otherwise, at: index, note: "\(backend): \(finding.note)")
+            record(TrustRules.libraryVerdict, as: finding.otherwise, at: index, note: "\(backend): \(finding.note)")
         }
     }
 }

@@ -32,7 +32,7 @@ struct PathSignatureCheck {
                 failure = try judge(certificate, signer: certificates[index + 1])
                 verdicts[link] = failure
             }
-            if let failure { findings.record(.signature, at: index, note: failure) }
+            if let failure { findings.record(TrustRules.signature, at: index, note: failure) }
         }
     }
 

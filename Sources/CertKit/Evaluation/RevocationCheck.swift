@@ -8,8 +8,12 @@ import Foundation
 /// nextUpdate, and no critical extension certkit does not implement. The certificate is `Revocation` (fatal) when
 /// a valid CRL lists its serial; when CRLs were given for its issuer and none validates, it is
 /// `RevocationResponseRequired`. An invalid CRL never masks a valid one; no exception covers either check.
+/// Under a profile that enforces ``TrustRules/crlNumber`` (rfc5280), a CRL must also carry a non-critical
+/// cRLNumber (RFC 5280 §5.2.3).
 struct RevocationCheck {
     let backend: any TrustBackend
+    /// True when a CRL without a non-critical cRLNumber is refused.
+    let requireCRLNumber: Bool
     /// Validation results already reached in this evaluation, by (CRL, issuer).
     private var validations: [Key: String?] = [:]
 
@@ -18,7 +22,10 @@ struct RevocationCheck {
         var issuer: Certificate
     }
 
-    init(backend: any TrustBackend) { self.backend = backend }
+    init(backend: any TrustBackend, requireCRLNumber: Bool = false) {
+        self.backend = backend
+        self.requireCRLNumber = requireCRLNumber
+    }
 
     /// Records the revocation findings of `path` at `date`; returns the CRLs that validated, for the library's
     /// second opinion.
@@ -35,18 +42,37 @@ struct RevocationCheck {
             guard !candidates.isEmpty else { continue }
             var valid: [CertificateRevocationList] = []
             var reasons: [String] = []
+            var onlyCRLNumber = true
             for crl in candidates {
-                if let reason = try validate(crl, issuer: issuer, at: date) { reasons.append(reason) } else { valid.append(crl) }
+                if let reason = try validate(crl, issuer: issuer, at: date) {
+                    reasons.append(reason)
+                } else if let reason = crlNumberProblem(crl) {
+                    reasons.append(reason)
+                    continue
+                } else {
+                    valid.append(crl)
+                }
+                onlyCRLNumber = false
             }
             for crl in valid where !usable.contains(crl) { usable.append(crl) }
             if valid.isEmpty {
                 let shown = reasons.prefix(3).joined(separator: "; ") + (reasons.count > 3 ? "; …" : "")
-                findings.record(.revocationResponseRequired, at: index, note: "no valid CRL (\(reasons.count) refused: \(shown))")
+                findings.record(
+                    onlyCRLNumber ? TrustRules.crlNumber : TrustRules.crlValidation, at: index,
+                    note: "no valid CRL (\(reasons.count) refused: \(shown))")
             } else if valid.contains(where: { $0.revokedSerialNumbers.contains(certificate.serialNumber) }) {
-                findings.record(.revocation, at: index, note: "listed on a valid CRL of its issuer")
+                findings.record(TrustRules.revocation, at: index, note: "listed on a valid CRL of its issuer")
             }
         }
         return usable
+    }
+
+    /// Under ``requireCRLNumber``, why `crl` (otherwise valid) is refused for its cRLNumber, or nil.
+    private func crlNumberProblem(_ crl: CertificateRevocationList) -> String? {
+        guard requireCRLNumber else { return nil }
+        if !crl.hasCRLNumber { return "no cRLNumber (RFC 5280 §5.2.3)" }
+        if crl.isCRLNumberCritical { return "cRLNumber is critical (RFC 5280 §5.2.3)" }
+        return nil
     }
 
     /// True when `crl` names `issuer`: the same issuer name, and the same key identifier when both carry one.

@@ -116,7 +116,8 @@ public struct ServerTrust: Sendable {
                 let message = "the server's certificate \(index) cannot be decoded: \(error.message)"
                 return TrustReport(
                     result: .otherError, chain: chain, checks: chain.map { _ in [] },
-                    error: TrustError(check: .backendError, certificateIndex: index, message: message),
+                    error: TrustError(
+                        check: .backendError, certificateIndex: index, message: message, rule: TrustRules.backendError),
                     backend: "certkit", policy: evaluation(presentedChain: [], host: host).policies[0],
                     verifyDate: verifyDate ?? Date(), pathsTried: 0, notes: [message])
             }

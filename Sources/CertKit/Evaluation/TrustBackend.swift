@@ -38,24 +38,74 @@ public struct CandidatePath: Sendable, Hashable {
     }
 }
 
-/// What a backend found on one candidate path: failed checks per certificate (index 0 = leaf).
+/// What was found on one candidate path: failed checks per certificate (index 0 = leaf), each with the rules
+/// (``TrustRule``) that recorded it.
 public struct PathFindings: Sendable, Hashable {
     /// Failed checks, one set per certificate of the path.
     public var checks: [Set<TrustCheck>]
+    /// For each certificate, the rules that recorded each failed check, in the order recorded (no repeats).
+    public var rules: [[TrustCheck: [TrustRule]]]
     /// The library's own words for each failure, for diagnostics (e.g. `certificate has expired`).
     public var notes: [String]
 
     /// Findings with no failure for a path of `count` certificates.
     public init(count: Int) {
         self.checks = Array(repeating: [], count: count)
+        self.rules = Array(repeating: [:], count: count)
         self.notes = []
     }
 
-    /// Records `check` on certificate `index` (ignored when out of range).
-    public mutating func record(_ check: TrustCheck, at index: Int, note: String? = nil) {
+    /// Records `rule`'s failure on certificate `index` (ignored when out of range) as `check`, by default the
+    /// rule's own check.
+    public mutating func record(_ rule: TrustRule, as check: TrustCheck? = nil, at index: Int, note: String? = nil) {
         guard checks.indices.contains(index) else { return }
+        let check = check ?? rule.check
         checks[index].insert(check)
-        if let note { notes.append("[\(index)] \(check.name): \(note)") }
+        if !(rules[index][check]?.contains(rule) ?? false) { rules[index][check, default: []].append(rule) }
+        if let note { notes.append("[\(index)] \(check.name) (\(rule.id)): \(note)") }
+    }
+
+    /// Records `check` on certificate `index` under its generic rule (``TrustRules/generic(for:)``).
+    public mutating func record(_ check: TrustCheck, at index: Int, note: String? = nil) {
+        record(TrustRules.generic(for: check), as: check, at: index, note: note)
+    }
+
+    /// Adds everything `other` (a path of the same length) found.
+    public mutating func merge(_ other: PathFindings) {
+        for index in other.checks.indices where checks.indices.contains(index) {
+            for (check, rules) in other.rules[index] {
+                for rule in rules { record(rule, as: check, at: index) }
+            }
+            checks[index].formUnion(other.checks[index])
+        }
+        notes += other.notes
+    }
+
+    /// Removes `check` (and its rules) from certificate `index`.
+    public mutating func remove(_ check: TrustCheck, at index: Int) {
+        guard checks.indices.contains(index) else { return }
+        checks[index].remove(check)
+        rules[index][check] = nil
+    }
+
+    /// What these findings hold that `earlier` (the same findings before more were recorded) did not: the rules
+    /// recorded since, and the notes appended since.
+    public func additions(since earlier: PathFindings) -> PathFindings {
+        var added = PathFindings(count: checks.count)
+        for index in rules.indices {
+            for (check, recorded) in rules[index] {
+                let before = earlier.rules.indices.contains(index) ? earlier.rules[index][check] ?? [] : []
+                for rule in recorded where !before.contains(rule) { added.record(rule, as: check, at: index) }
+            }
+        }
+        added.notes = Array(notes.dropFirst(earlier.notes.count))
+        return added
+    }
+
+    /// The first rule that recorded `check` on certificate `index`.
+    public func rule(for check: TrustCheck, at index: Int) -> TrustRule? {
+        guard rules.indices.contains(index) else { return nil }
+        return rules[index][check]?.first
     }
 }
 

@@ -42,7 +42,9 @@ public final class TrustEvaluator: Sendable {
     /// With the result cache on, a repeated evaluation within the same validity window returns the earlier
     /// report (with this call's verify date).
     public func evaluate(_ evaluation: TrustEvaluation) -> TrustReport {
-        let date = evaluation.verifyDate ?? Date()
+        // Validity is judged to the second (RFC 5280 §4.1.2.5): a fractional verify time is floored, as the
+        // libraries do with their time_t.
+        let date = Date(timeIntervalSince1970: (evaluation.verifyDate ?? Date()).timeIntervalSince1970.rounded(.down))
         guard let resultCache else { return evaluateUncached(evaluation, date: date) }
         let key = ResultCacheKey(evaluation, backend: backend.name)
         if let cached = resultCache.report(for: key, at: date) { return cached }
@@ -66,31 +68,49 @@ public final class TrustEvaluator: Sendable {
         do {
             return try evaluate(evaluation, leaf: leaf, policies: policies, date: date)
         } catch {
+            let rule = TrustRules.backendError
             return TrustReport(
                 result: .otherError, chain: [leaf], checks: [[.backendError]],
-                error: TrustError(check: .backendError, certificateIndex: 0, message: "\(backend.name): \(error.message)"),
-                backend: backend.name, policy: policies[0], verifyDate: date, pathsTried: 0, notes: [error.message])
+                error: TrustError(
+                    check: .backendError, certificateIndex: 0,
+                    message: "\(backend.name): \(error.message) (\(rule.citation))", rule: rule),
+                backend: backend.name, policy: policies[0], verifyDate: date, pathsTried: 0, notes: [error.message],
+                rules: [[.backendError: [rule]]])
         }
     }
 
     private struct Attempt {
         var path: CandidatePath
         /// Failures that do not depend on the policy: signatures, revocation, the library's verdict, limits.
-        var common: [Set<TrustCheck>]
-        /// The core's policy findings, one list per policy of the evaluation.
-        var perPolicy: [[Set<TrustCheck>]]
+        var common: PathFindings
+        /// The core's policy findings, one per policy of the evaluation.
+        var perPolicy: [PathFindings]
         var notes: [String]
 
-        /// Every failure, over all policies.
-        var checks: [Set<TrustCheck>] {
+        /// Every failure, over all policies, with its rules.
+        var findings: PathFindings {
             var union = common
-            for policyChecks in perPolicy { for index in union.indices { union[index].formUnion(policyChecks[index]) } }
+            for policyFindings in perPolicy { union.merge(policyFindings) }
+            return union
+        }
+
+        /// Every failure, over all policies.
+        var checks: [Set<TrustCheck>] { findings.checks }
+
+        /// The failures one policy sees, with their rules.
+        func findings(forPolicy index: Int) -> PathFindings {
+            var union = common
+            union.merge(perPolicy[index])
             return union
         }
 
         /// The failures one policy sees.
-        func checks(forPolicy index: Int) -> [Set<TrustCheck>] {
-            zip(common, perPolicy[index]).map { $0.union($1) }
+        func checks(forPolicy index: Int) -> [Set<TrustCheck>] { findings(forPolicy: index).checks }
+
+        /// Removes `check` from certificate `index`, whichever findings recorded it.
+        mutating func remove(_ check: TrustCheck, at index: Int) {
+            common.remove(check, at: index)
+            for policy in perPolicy.indices { perPolicy[policy].remove(check, at: index) }
         }
 
         var failureCount: Int { checks.reduce(0) { $0 + $1.count } }
@@ -122,20 +142,21 @@ public final class TrustEvaluator: Sendable {
         }
 
         var buildLimits = limits
-        buildLimits.maxDepth = max(limits.maxDepth, evaluation.maxDepth)
+        // maxDepth counts intermediates; the builder's limit counts certificates (leaf and anchor included).
+        buildLimits.maxDepth = max(limits.maxDepth, evaluation.maxDepth + 2)
         var builder = ChainBuilder(
             leaf: leaf, pool: pool, anchorSet: anchorContext.anchorSet, anchorIndex: anchorContext.index, date: date,
             limits: buildLimits, poolIsUnique: true)
 
         var signatures = PathSignatureCheck(backend: backend)
-        var revocation = RevocationCheck(backend: backend)
+        var revocation = RevocationCheck(
+            backend: backend, requireCRLNumber: policies.contains { TrustRules.crlNumber.isEnforced(by: $0.profile) })
         func attempt(_ path: CandidatePath) throws(BackendError) -> Attempt {
             // The core's rules first: signatures (verified by the library), revocation, then every policy.
             var findings = PathFindings(count: path.certificates.count)
             try signatures.check(path, into: &findings)
             let usableCRLs = try revocation.check(path, crls: evaluation.crls, at: date, into: &findings)
-            var perPolicy: [[Set<TrustCheck>]] = []
-            var notes: [String] = []
+            var perPolicy: [PathFindings] = []
             var everything = findings
             for policy in policies {
                 let context = PathContext(
@@ -143,17 +164,19 @@ public final class TrustEvaluator: Sendable {
                     trustSettings: evaluation.trustSettings, maxDepth: evaluation.maxDepth,
                     anchorIsAppSupplied: path.endsAtAnchor && appAnchorSet.contains(path.certificates.last!))
                 let core = CorePolicy.findings(for: context)
-                perPolicy.append(core.checks)
-                for index in core.checks.indices { everything.checks[index].formUnion(core.checks[index]) }
-                notes += core.notes
+                perPolicy.append(core)
+                everything.merge(core)
             }
             // Then the library's own verdict, which can only add failures; what it adds concerns every policy.
             var weighed = everything
             weighed.weigh(
                 try backend.libraryVerdict(on: path, anchors: store, at: date, crls: usableCRLs), from: backend.name)
-            var common = findings.checks
-            for index in common.indices { common[index].formUnion(weighed.checks[index].subtracting(everything.checks[index])) }
-            return Attempt(path: path, common: common, perPolicy: perPolicy, notes: findings.notes + notes + weighed.notes.dropFirst(everything.notes.count))
+            let added = weighed.additions(since: everything)
+            var common = findings
+            common.merge(added)
+            return Attempt(
+                path: path, common: common, perPolicy: perPolicy,
+                notes: findings.notes + perPolicy.flatMap(\.notes) + added.notes)
         }
 
         var tried = 0
@@ -185,15 +208,14 @@ public final class TrustEvaluator: Sendable {
             tried += 1
             var result = try attempt(CandidatePath(certificates: furthest, endsAtAnchor: false))
             for (index, certificate) in furthest.enumerated() where signatureFailures[certificate] != nil {
-                result.common[index].insert(.signature)
-                if index == furthest.count - 1 { result.common[index].insert(.missingIntermediate) }
-                result.common[index].remove(.anchorTrusted)
-                for policy in result.perPolicy.indices { result.perPolicy[policy][index].remove(.anchorTrusted) }
+                result.common.record(TrustRules.signature, at: index)
+                if index == furthest.count - 1 { result.common.record(TrustRules.missingIntermediate, at: index) }
+                result.remove(.anchorTrusted, at: index)
             }
             best = result
         }
         var final = best!
-        if builder.limitReached { final.common[0].insert(.pathBuildingLimit) }
+        if builder.limitReached { final.common.record(TrustRules.pathBuildingLimit, at: 0) }
         return report(final, evaluation: evaluation, policies: policies, date: date, tried: tried, alwaysTrusted: false)
     }
 
@@ -202,29 +224,35 @@ public final class TrustEvaluator: Sendable {
         alwaysTrusted: Bool
     ) -> TrustReport {
         let chain = attempt.path.certificates
-        func outcome(_ checks: [Set<TrustCheck>], _ policy: TrustPolicy) -> PolicyResult {
+        func outcome(_ findings: PathFindings, _ policy: TrustPolicy) -> (PolicyResult, rules: [[TrustCheck: [TrustRule]]]) {
+            let checks = findings.checks
             let result = TrustAggregator.result(
                 checks: checks, leaf: chain.first, alwaysTrusted: alwaysTrusted, exceptions: evaluation.exceptions)
             var error: TrustError?
             if !result.isTrusted, let (check, index) = TrustAggregator.primaryFailure(checks) {
+                let rule = findings.rule(for: check, at: index) ?? TrustRules.generic(for: check)
                 error = TrustError(
                     check: check, certificateIndex: index,
-                    message: TrustMessages.message(for: check, certificate: chain[index], policy: policy, date: date))
+                    message: TrustMessages.message(
+                        for: check, rule: rule, certificate: chain[index], policy: policy, date: date),
+                    rule: rule)
             }
             // Accepted exceptions: as trustd, a check an exception allows is not recorded as failed.
-            let shown = result == .proceed && !alwaysTrusted ? checks.map { _ in [] } : checks
-            return PolicyResult(policy: policy, result: result, checks: shown, error: error)
+            let accepted = result == .proceed && !alwaysTrusted
+            return (PolicyResult(policy: policy, result: result, checks: accepted ? checks.map { _ in [] } : checks,
+                                 error: error),
+                    accepted ? findings.rules.map { _ in [:] } : findings.rules)
         }
-        let perPolicy = policies.indices.map { outcome(attempt.checks(forPolicy: $0), policies[$0]) }
+        let perPolicy = policies.indices.map { outcome(attempt.findings(forPolicy: $0), policies[$0]).0 }
         // The overall verdict sees every failure; its error and policy are those of the policy that failed worst.
         let primary = TrustAggregator.primaryFailure(attempt.checks)
         let failing = primary.flatMap { primary in
             policies.indices.first { attempt.checks(forPolicy: $0)[primary.index].contains(primary.check) }
         } ?? 0
-        let overall = outcome(attempt.checks, policies[failing])
+        let (overall, rules) = outcome(attempt.findings, policies[failing])
         return TrustReport(
             result: overall.result, chain: chain, checks: overall.checks, error: overall.error, backend: backend.name,
             policy: policies[failing], verifyDate: date, pathsTried: tried, notes: attempt.notes,
-            policyResults: perPolicy)
+            policyResults: perPolicy, rules: rules)
     }
 }

@@ -1,7 +1,20 @@
 import Foundation
 
-/// Human messages for failed checks, naming the certificate.
+/// Human messages for failed checks, naming the certificate, the rule and the profiles that enforce it. No
+/// command-line words: the CLI adds how to change profile (it knows its options; the core does not).
 enum TrustMessages {
+    /// `<what failed> (rule <id> (profiles …))`.
+    static func message(
+        for check: TrustCheck, rule: TrustRule, certificate: Certificate, policy: TrustPolicy, date: Date
+    ) -> String {
+        let name = "\"\(displayName(certificate))\""
+        let text = rule == TrustRules.generic(for: check) || rule == TrustRules.libraryVerdict
+            ? message(for: check, certificate: certificate, policy: policy, date: date)
+            : "\(name) breaks the rule that \(rule.summary)"
+        return "\(text) (\(rule.citation))"
+    }
+
+    /// The message for `check` under its generic rule.
     static func message(for check: TrustCheck, certificate: Certificate, policy: TrustPolicy, date: Date) -> String {
         let name = "\"\(displayName(certificate))\""
         switch check {
@@ -11,9 +24,15 @@ enum TrustMessages {
                 : "\(name) expired on \(day(certificate.notAfter))"
         case .sslHostname:
             if case .ssl(_, let peer?, _) = policy { return "\(name) is not valid for \"\(peer)\"" }
+            if case .sslClient(let identities, _) = policy {
+                return "\(name) carries none of the identities " + identities.map { "\"\($0)\"" }.joined(separator: ", ")
+            }
             return "\(name) does not match the host name"
         case .email:
             if case .email(let address, _) = policy { return "\(name) is not valid for \"\(address)\"" }
+            if case .sslClient(let identities, _) = policy {
+                return "\(name) carries none of the identities " + identities.map { "\"\($0)\"" }.joined(separator: ", ")
+            }
             return "\(name) does not match the email address"
         case .anchorTrusted: return "\(name) is self-signed and is not a trusted anchor"
         case .missingIntermediate: return "no issuer found for \(name) (issuer \(certificate.issuer))"
@@ -22,12 +41,6 @@ enum TrustMessages {
         case .basicConstraintsPathLen: return "\(name) path length constraint exceeded"
         case .keyUsage: return "\(name) is used as a CA but its key usage lacks keyCertSign"
         case .extendedKeyUsage:
-            let usages = certificate.extensions.extendedKeyUsage
-            if case .ssl(true, _, .apple) = policy,
-               usages == nil || usages == [ExtendedKeyUsageOID.anyExtendedKeyUsage] {
-                return "\(name) does not list serverAuth in its extended key usage (Apple profile rule for "
-                    + "certificates issued on or after 2019-07-01; --profile rfc5280 drops it)"
-            }
             return "\(name) extended key usage does not allow \(purpose(policy))"
         case .nameConstraints: return "\(name) violates a name constraint of its issuers"
         case .criticalExtensions: return "\(name) has an unknown critical extension"
@@ -43,11 +56,21 @@ enum TrustMessages {
         case .usageConstraints: return "\(name) is distrusted by a trust setting"
         case .leafSPKISHA256: return "no certificate in the chain of \(name) matches a pinned key"
         case .validityPeriodMaximums:
-            return "\(name) validity period exceeds 825 days (Apple profile; --profile rfc5280 drops this rule)"
+            return "\(name) validity period exceeds 825 days"
         case .chainLength: return "the chain of \(name) is longer than the maximum depth"
         case .signature: return "the signature of \(name) does not verify (or its algorithm is not allowed)"
         case .pathBuildingLimit: return "path building for \(name) stopped at its work limit"
         case .backendError: return "the backend failed while verifying \(name)"
+        case .serialNumber: return "\(name) has a serial number that is negative, zero or longer than 20 octets"
+        case .authorityKeyID: return "\(name) has no usable authority key identifier"
+        case .subjectKeyID: return "\(name) has no usable subject key identifier"
+        case .idLinkage: return "the authority key identifier of \(name) does not match its issuer's subject key identifier"
+        case .nonEmptySubject: return "\(name) has an empty subject"
+        case .policyConstraints: return "no certificate policy is valid for the path of \(name)"
+        case .unparseableExtension: return "\(name) has an extension that cannot be parsed"
+        case .extensionCriticality: return "\(name) marks an extension critical (or not) against the rules"
+        case .notCA: return "\(name) is a CA certificate used as a leaf"
+        case .subjectCommonName: return "the subject common name of \(name) is not one of its subject alternative names"
         }
     }
 
@@ -56,7 +79,7 @@ enum TrustMessages {
     }
 
     static func purpose(_ policy: TrustPolicy) -> String {
-        if case .ssl(let server, _, _) = policy { return server ? "serverAuth" : "clientAuth" }
+        if let server = policy.sslServer { return server ? "serverAuth" : "clientAuth" }
         return "this use"
     }
 

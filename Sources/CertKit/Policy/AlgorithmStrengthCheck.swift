@@ -11,19 +11,19 @@ public struct AlgorithmStrengthCheck: PathCheck {
         for (index, certificate) in context.certificates.enumerated() {
             if index != context.anchorIndex, let hash = certificate.signatureAlgorithm.hash {
                 if hash.isBroken {
-                    findings.record(.weakSignature, at: index)
+                    findings.record(TrustRules.weakSignature, at: index)
                 } else if ssl && hash == .sha1 {
-                    findings.record(.signatureHashAlgorithms, at: index)
+                    findings.record(TrustRules.tlsHashFloor, at: index)
                 }
             }
             switch certificate.publicKey.algorithm {
             case .rsa(let bits), .dsa(let bits):
                 if bits == 0 { break }
-                if bits < 1024 { findings.record(.weakKeySize, at: index) }
-                else if ssl && bits < 2048 { findings.record(.keySize, at: index) }
+                if bits < 1024 { findings.record(TrustRules.weakKey, at: index) }
+                else if ssl && bits < 2048 { findings.record(TrustRules.tlsKeySize, at: index) }
             case .ec(_, let bits):
-                if bits < 160 { findings.record(.weakKeySize, at: index) }
-                else if ssl && bits < 256 { findings.record(.keySize, at: index) }
+                if bits < 160 { findings.record(TrustRules.weakKey, at: index) }
+                else if ssl && bits < 256 { findings.record(TrustRules.tlsKeySize, at: index) }
             default:
                 break
             }

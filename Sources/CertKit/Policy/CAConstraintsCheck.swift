@@ -11,17 +11,17 @@ public struct CAConstraintsCheck: PathCheck {
             let issuer = certificates[index]
             let isV1Anchor = index == context.anchorIndex && issuer.version < 3 && issuer.isSelfIssued
             if let constraints = issuer.extensions.basicConstraints {
-                if !constraints.isCA { findings.record(.basicConstraintsCA, at: index) }
+                if !constraints.isCA { findings.record(TrustRules.caFlag, at: index) }
             } else if !isV1Anchor {
-                findings.record(.basicConstraints, at: index)
+                findings.record(TrustRules.basicConstraintsPresent, at: index)
             }
             if let usage = issuer.extensions.keyUsage, !usage.contains(.keyCertSign) {
-                findings.record(.keyUsage, at: index)
+                findings.record(TrustRules.caKeyCertSign, at: index)
             }
             if let limit = issuer.extensions.basicConstraints?.pathLength {
                 // Intermediate CAs below this one; self-issued intermediates do not count (RFC 5280 §6.1.4).
                 let below = (1..<index).filter { !certificates[$0].isSelfIssued }.count
-                if below > limit { findings.record(.basicConstraintsPathLen, at: index) }
+                if below > limit { findings.record(TrustRules.pathLength, at: index) }
             }
         }
     }

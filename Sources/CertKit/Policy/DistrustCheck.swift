@@ -6,7 +6,7 @@ public struct DistrustCheck: PathCheck {
         guard !context.trustSettings.distrust.isEmpty else { return }
         let distrusted = Set(context.trustSettings.distrust)
         for (index, certificate) in context.certificates.enumerated() where distrusted.contains(certificate) {
-            findings.record(.usageConstraints, at: index)
+            findings.record(TrustRules.distrust, at: index)
         }
     }
 }

@@ -4,17 +4,18 @@
 ///
 /// anyExtendedKeyUsage: accepted wherever the extension is checked here, as OpenSSL and Go accept it. The Apple
 /// profile's stricter rule — a leaf issued on or after 2019-07-01 must name serverAuth itself — is applied by
-/// ``AppleServerProfileCheck``, where anyExtendedKeyUsage does not suffice.
+/// ``AppleServerProfileCheck``, and the Web PKI's (every leaf names its purpose) by ``LeafExtendedKeyUsageCheck``;
+/// there anyExtendedKeyUsage does not suffice.
 public struct ExtendedKeyUsageCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {
-        guard case .ssl(let server, _, _) = context.policy else { return }
+        guard let server = context.policy.sslServer else { return }
         let purpose = server ? ExtendedKeyUsageOID.serverAuth : ExtendedKeyUsageOID.clientAuth
         for (index, certificate) in context.certificates.enumerated() {
             guard let usages = certificate.extensions.extendedKeyUsage else { continue }
             if !usages.contains(purpose) && !usages.contains(ExtendedKeyUsageOID.anyExtendedKeyUsage) {
-                findings.record(.extendedKeyUsage, at: index)
+                findings.record(TrustRules.extendedKeyUsagePurpose, at: index)
             }
         }
     }

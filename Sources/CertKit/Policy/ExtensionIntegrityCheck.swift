@@ -11,10 +11,10 @@ public struct ExtensionIntegrityCheck: PathCheck {
         for (index, certificate) in context.certificates.enumerated() {
             let extensions = certificate.extensions
             if extensions.unknownCritical.contains(where: { !Self.toleratedCritical.contains($0.oid) }) {
-                findings.record(.criticalExtensions, at: index)
+                findings.record(TrustRules.criticalExtensions, at: index)
             }
-            if !extensions.duplicates.isEmpty { findings.record(.duplicateExtension, at: index) }
-            if !extensions.malformed.isEmpty { findings.record(.malformedExtension, at: index) }
+            if !extensions.duplicates.isEmpty { findings.record(TrustRules.duplicateExtension, at: index) }
+            if !extensions.malformed.isEmpty { findings.record(TrustRules.malformedExtension, at: index) }
         }
     }
 }

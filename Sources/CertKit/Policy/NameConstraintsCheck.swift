@@ -1,17 +1,29 @@
-/// `NameConstraints` over the whole path (RFC 5280 §4.2.1.10): each CA's constraints apply to every
-/// certificate below it (self-issued intermediates excepted), and, under the SSL policy, to the name that
-/// was actually matched. A violation is recorded on the certificate whose name violates it.
+/// `NameConstraints` over the whole path (``TrustRules/nameConstraints``, RFC 5280 §4.2.1.10): each CA's
+/// constraints apply to every certificate below it (self-issued intermediates excepted), and, under the SSL and
+/// email policies, to the name that was actually matched. A violation is recorded on the certificate whose name
+/// violates it.
+///
+/// Profile differences:
+/// - ``TrustRules/nameConstraintsValidNames`` (rfc5280, webpki): a subjectAltName that is not a valid name of its
+///   type never satisfies a permitted subtree of its form.
+/// - ``TrustRules/nameConstraintsOnCommonName`` (webpki): dNSName constraints also apply to the leaf's subject
+///   commonName when the leaf has no subjectAltName at all and the commonName is a valid host name.
 public struct NameConstraintsCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {
         let certificates = context.certificates
-        var matchedNames: [GeneralName] = []
-        switch context.policy {
-        case .ssl(_, .dns(let host)?, _): matchedNames = [.dnsName(host)]
-        case .ssl(_, .ip(let address)?, _): matchedNames = [.ipAddress(address)]
-        case .email(let address, _): matchedNames = [.email(address)]
-        default: break
+        guard let leaf = certificates.first else { return }
+        var matchedNames = context.policy.expectedNames
+        if case .sslClient = context.policy {
+            // Several identities: the constraints apply to those the leaf actually carries.
+            matchedNames = matchedNames.filter { Self.leaf(leaf, carries: $0) }
+        }
+        let validNamesOnly = context.enforces(TrustRules.nameConstraintsValidNames)
+        var commonNames: [GeneralName] = []
+        if context.enforces(TrustRules.nameConstraintsOnCommonName), leaf.extensions.subjectAlternativeNames == nil {
+            commonNames = leaf.subject.attributes(oid: "2.5.4.3")
+                .filter { NameSyntax.isHostName($0) && IPAddressParsing.parse($0) == nil }.map { .dnsName($0) }
         }
         for caIndex in context.issuerIndices {
             guard let constraints = certificates[caIndex].extensions.nameConstraints else { continue }
@@ -19,10 +31,28 @@ public struct NameConstraintsCheck: PathCheck {
                 let certificate = certificates[index]
                 if index > 0 && certificate.isSelfIssued { continue }
                 let extra = index == 0 ? matchedNames : []
-                if !NameConstraintsChecker.violations(of: constraints, certificate: certificate, extraNames: extra).isEmpty {
-                    findings.record(.nameConstraints, at: index)
+                let violations = NameConstraintsChecker.violations(
+                    of: constraints, certificate: certificate, extraNames: extra, validNamesOnly: validNamesOnly)
+                if !violations.isEmpty {
+                    let invalidOnly = violations.allSatisfy { !NameSyntax.isValid($0) }
+                    findings.record(
+                        validNamesOnly && invalidOnly ? TrustRules.nameConstraintsValidNames : TrustRules.nameConstraints,
+                        at: index, note: "outside the constraints of [\(caIndex)]: \(violations.map(\.description).joined(separator: ", "))")
+                } else if index == 0, !commonNames.isEmpty,
+                          commonNames.contains(where: { !NameConstraintsChecker.isAllowed($0, by: constraints) }) {
+                    findings.record(TrustRules.nameConstraintsOnCommonName, at: 0, note: "subject commonName outside the dNSName constraints of [\(caIndex)]")
                 }
             }
+        }
+    }
+
+    private static func leaf(_ leaf: Certificate, carries name: GeneralName) -> Bool {
+        let sans = leaf.extensions.subjectAlternativeNames ?? []
+        switch name {
+        case .dnsName(let host): return HostnameMatcher.matches(.dns(host), subjectAltNames: sans)
+        case .ipAddress(let address): return HostnameMatcher.matches(.ip(address), subjectAltNames: sans)
+        case .email(let address): return PeerNameCheck.carries(leaf, email: address)
+        default: return false
         }
     }
 }

@@ -12,7 +12,7 @@ public struct PathContext: Sendable {
     public var pins: [SPKIPin]
     /// Trust settings.
     public var trustSettings: TrustSettings
-    /// Maximum number of certificates in a path.
+    /// The most intermediates a path may have (the leaf and the anchor are not counted).
     public var maxDepth: Int
     /// True when the path's anchor was supplied by the application (not the system bundle).
     public var anchorIsAppSupplied: Bool
@@ -25,6 +25,15 @@ public struct PathContext: Sendable {
 
     /// Indices of the certificates that act as issuers (everything but the leaf).
     public var issuerIndices: Range<Int> { 1..<max(1, path.certificates.count) }
+
+    /// The profile in force.
+    public var profile: TrustProfile { policy.profile }
+
+    /// True when the profile in force enforces `rule`.
+    public func enforces(_ rule: TrustRule) -> Bool { rule.isEnforced(by: policy.profile) }
+
+    /// True when the leaf is issued (the path is not a lone leaf that is itself the anchor).
+    public var leafIsIssued: Bool { anchorIndex != 0 }
 
     /// Creates a context.
     public init(
@@ -42,19 +51,27 @@ public struct PathContext: Sendable {
     }
 }
 
-/// One policy rule, evaluated by the core identically for every backend (DESIGN §2).
+/// One concept of policy, evaluated by the core identically for every backend (DESIGN §2). A check records
+/// each failure under the ``TrustRule`` it breaks, and only for the rules the profile in force enforces.
 public protocol PathCheck: Sendable {
-    /// Records this rule's failures for `context` into `findings`.
+    /// Records this check's failures for `context` into `findings`.
     func check(_ context: PathContext, into findings: inout PathFindings)
 }
 
-/// The core's rule set, in a fixed order.
+/// The core's rule set, in a fixed order (which decides the rule reported when two rules record the same check
+/// on the same certificate: the first).
 public enum CorePolicy {
-    /// Every rule the core applies to a candidate path.
+    /// Every check the core applies to a candidate path.
     public static let checks: [any PathCheck] = [
         ValidityCheck(), CAConstraintsCheck(), ExtensionIntegrityCheck(), ExtendedKeyUsageCheck(),
         PeerNameCheck(), NameConstraintsCheck(), AlgorithmStrengthCheck(), AppleServerProfileCheck(),
         PinCheck(), DistrustCheck(), ChainLengthCheck(), PathCompletenessCheck(),
+        // Certificate profile rules (RFC 5280 §4, CA/B Forum BRs, trustd).
+        SerialNumberCheck(), AuthorityKeyIdentifierCheck(), SubjectKeyIdentifierCheck(), KeyIdentifierLinkageCheck(),
+        BasicConstraintsCriticalityCheck(), KeyCertSignCheck(), SubjectNameCheck(), NameConstraintsFormCheck(),
+        ExtensionCriticalityCheck(), UnparseableExtensionCheck(), PolicyConstraintsCheck(),
+        // Web PKI rules.
+        LeafExtendedKeyUsageCheck(), LeafNotCACheck(), PublicKeyProfileCheck(), CommonNameInSANCheck(),
     ]
 
     /// Runs every rule on `context`.

@@ -6,6 +6,6 @@ public struct PathCompletenessCheck: PathCheck {
     public func check(_ context: PathContext, into findings: inout PathFindings) {
         guard !context.path.endsAtAnchor, let last = context.certificates.last else { return }
         let index = context.certificates.count - 1
-        findings.record(last.isSelfSigned ? .anchorTrusted : .missingIntermediate, at: index)
+        findings.record(last.isSelfSigned ? TrustRules.untrustedRoot : TrustRules.missingIntermediate, at: index)
     }
 }

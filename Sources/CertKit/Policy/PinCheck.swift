@@ -7,7 +7,7 @@ public struct PinCheck: PathCheck {
         guard !context.pins.isEmpty else { return }
         let wanted = Set(context.pins.map(\.digest))
         if !context.certificates.contains(where: { wanted.contains($0.spkiSHA256) }) {
-            findings.record(.leafSPKISHA256, at: 0)
+            findings.record(TrustRules.pin, at: 0)
         }
     }
 }

@@ -44,6 +44,27 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
     case pathBuildingLimit = "PathBuildingLimit"
     /// The backend failed (allocation, internal error): `otherError`.
     case backendError = "BackendError"
+    /// The serial number is not positive or longer than 20 octets.
+    case serialNumber = "SerialNumber"
+    /// authorityKeyIdentifier missing, critical, or (for a root) not in the keyIdentifier-only form.
+    case authorityKeyID = "AuthorityKeyID"
+    /// subjectKeyIdentifier missing in a CA certificate, or critical.
+    case subjectKeyID = "SubjectKeyID"
+    /// A certificate's authorityKeyIdentifier does not match its issuer's subjectKeyIdentifier (trustd's name).
+    case idLinkage = "IdLinkage"
+    /// A CA certificate with an empty subject, or an empty subject without a critical subjectAltName (trustd's name).
+    case nonEmptySubject = "NonEmptySubject"
+    /// policyConstraints not critical, or an explicit policy required and none valid (trustd's name).
+    case policyConstraints = "PolicyConstraints"
+    /// An extension certkit decodes only for policy (policyConstraints, inhibitAnyPolicy) does not decode
+    /// (trustd's name).
+    case unparseableExtension = "UnparseableExtension"
+    /// An extension marked critical that must not be, or not marked critical that must be.
+    case extensionCriticality = "ExtensionCriticality"
+    /// A certificate asserting cA used as the leaf (trustd's name).
+    case notCA = "NotCA"
+    /// The leaf's subject commonName is not one of its subjectAltNames in canonical form.
+    case subjectCommonName = "SubjectCommonName"
 
     /// Apple's name for the check.
     public var name: String { rawValue }
@@ -93,6 +114,16 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
         case .leafSPKISHA256: .errSSLATSCertificateTrustViolation
         case .validityPeriodMaximums: .errSecCertificateValidityPeriodTooLong
         case .backendError: .errSecInternalError
+        case .serialNumber: .errSecDecode
+        case .authorityKeyID: .errSecInvalidAuthorityKeyID
+        case .subjectKeyID: .errSecInvalidSubjectKeyID
+        case .idLinkage: .errSecInvalidIDLinkage
+        case .nonEmptySubject: .errSecInvalidSubjectName
+        case .policyConstraints: .errSecCertificatePolicyNotAllowed
+        case .unparseableExtension: .errSecUnknownCertExtension
+        case .extensionCriticality: .errSecUnknownCriticalExtensionFlag
+        case .notCA: .errSecCertificateIsCA
+        case .subjectCommonName: .errSecCertificateNameNotAllowed
         }
     }
 
@@ -110,9 +141,11 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
         case .pathBuildingLimit: 41
         case .anchorTrusted, .missingIntermediate, .signature: 40
         case .keyUsage, .extendedKeyUsage, .basicConstraints, .basicConstraintsCA, .basicConstraintsPathLen,
-             .criticalExtensions, .duplicateExtension, .malformedExtension, .chainLength:
+             .criticalExtensions, .duplicateExtension, .malformedExtension, .chainLength, .serialNumber,
+             .authorityKeyID, .subjectKeyID, .idLinkage, .nonEmptySubject, .policyConstraints, .unparseableExtension,
+             .extensionCriticality, .notCA:
             30
-        case .sslHostname, .email, .nameConstraints: 20
+        case .sslHostname, .email, .nameConstraints, .subjectCommonName: 20
         case .temporalValidity, .validityPeriodMaximums: 10
         }
     }

@@ -22,6 +22,14 @@ public enum TrustErrorCode: Int32, Sendable, Hashable, CaseIterable {
     case errSecCertificateValidityPeriodTooLong = -67901
     case errSecInvalidSignature = -67688
     case errSecInternalError = -67671
+    case errSecDecode = -26275
+    case errSecInvalidAuthorityKeyID = -67606
+    case errSecInvalidSubjectKeyID = -67607
+    case errSecInvalidIDLinkage = -67610
+    case errSecInvalidSubjectName = -67655
+    case errSecCertificatePolicyNotAllowed = -67899
+    case errSecCertificateNameNotAllowed = -67900
+    case errSecCertificateIsCA = -67902
 
     /// The constant's name, e.g. `errSecCertificateExpired`.
     public var name: String { String(describing: self) }

@@ -1,10 +1,14 @@
 /// A policy an evaluation checks, as `SecPolicyCreateBasicX509` / `SecPolicyCreateSSL`.
 public enum TrustPolicy: Sendable, Hashable, CustomStringConvertible {
-    /// RFC 5280 path validation only.
+    /// RFC 5280 path validation only; its profile is always ``TrustProfile/rfc5280``.
     case basicX509
     /// TLS: `server == true` checks a server certificate (serverAuth EKU, host name), `false` a client one.
     /// `name` is what the peer must be: a DNS name, an IP address, or nil to skip name checks.
     case ssl(server: Bool, name: PeerName?, profile: TrustProfile)
+    /// A TLS client certificate that must carry at least one of `identities`: DNS names (dNSName SANs, wildcards
+    /// as for servers), IP addresses (iPAddress SANs) and email addresses (rfc822Name SANs or the subject's
+    /// emailAddress). Checks the clientAuth EKU as ``ssl(server:name:profile:)`` with `server == false` does.
+    case sslClient(identities: [GeneralName], profile: TrustProfile)
     /// S/MIME-style email check: the address must be in the leaf's SAN (or subject emailAddress).
     case email(address: String, profile: TrustProfile)
 
@@ -17,31 +21,58 @@ public enum TrustPolicy: Sendable, Hashable, CustomStringConvertible {
     public var profile: TrustProfile {
         switch self {
         case .basicX509: .rfc5280
-        case .ssl(_, _, let profile), .email(_, let profile): profile
+        case .ssl(_, _, let profile), .sslClient(_, let profile), .email(_, let profile): profile
         }
     }
 
     /// True for the SSL policies (where SHA-1 and small keys are recoverable failures).
-    public var isSSL: Bool {
-        if case .ssl = self { return true }
-        return false
+    public var isSSL: Bool { sslServer != nil }
+
+    /// For the SSL policies, true when the leaf must be a server certificate and false for a client one; nil
+    /// for the other policies.
+    public var sslServer: Bool? {
+        switch self {
+        case .ssl(let server, _, _): server
+        case .sslClient: false
+        case .basicX509, .email: nil
+        }
+    }
+
+    /// The names of which the leaf must carry at least one (empty: no name is checked), as GeneralNames.
+    public var expectedNames: [GeneralName] {
+        switch self {
+        case .basicX509, .ssl(_, .none, _): []
+        case .ssl(_, .dns(let host)?, _): [.dnsName(host)]
+        case .ssl(_, .ip(let address)?, _): [.ipAddress(address)]
+        case .sslClient(let identities, _): identities
+        case .email(let address, _): [.email(address)]
+        }
     }
 
     public var description: String {
         switch self {
         case .basicX509: "basic"
         case .ssl(let server, _, _): server ? "ssl-server" : "ssl-client"
+        case .sslClient: "ssl-client"
         case .email: "email"
         }
     }
 }
 
-/// Which rule set applies on top of RFC 5280.
+/// Which rule set (verification profile) an evaluation applies. Every rule lives once in the core
+/// (``TrustRules``) and says which profiles enforce it; Docs/Profiles.md has the table.
 public enum TrustProfile: String, Sendable, Hashable, CaseIterable {
-    /// Apple's rules: serverAuth EKU required, 825-day limit for leaves issued on or after 2019-07-01.
+    /// Apple's trustd: path validation plus Apple's own rules (serverAuth EKU and the 825-day limit for TLS
+    /// server leaves issued on or after 2019-07-01, NonEmptySubject, PolicyConstraints, UnparseableExtension).
+    /// The default for the SSL and email policies.
     case apple
-    /// RFC 5280 only: the Apple-only rules are not applied.
+    /// RFC 5280 as written, with errata: path validation plus the certificate profile (serial numbers, key
+    /// identifiers, extension criticality, well-formed name constraints, CRL numbers). The basic policy's profile.
     case rfc5280
+    /// The Web PKI: the CA/Browser Forum Baseline Requirements and root-program rules as Chrome, Mozilla, Go,
+    /// rustls and pyca/cryptography apply them (leaf EKU, key algorithms and sizes, CN in SAN, public-suffix
+    /// wildcards, ...).
+    case webpki
 }
 
 /// The name a TLS peer must carry.

@@ -8,17 +8,21 @@ public struct TrustError: Error, Sendable, Hashable, CustomStringConvertible {
     public var check: TrustCheck
     /// The index in ``TrustReport/chain`` of the certificate it is about (0 = leaf).
     public var certificateIndex: Int
-    /// A human message naming the certificate, e.g. `"leaf.example" expired on 2024-01-01`.
+    /// A human message naming the certificate, the rule and the profiles that enforce it, e.g.
+    /// `"leaf.example" expired on 2024-01-01 (rule rfc5280.validity, every profile)`.
     public var message: String
+    /// The rule that recorded the check (nil only for errors made outside rule evaluation).
+    public var rule: TrustRule?
 
     /// The OSStatus code.
     public var code: TrustErrorCode { check.errorCode }
 
     /// Creates an error.
-    public init(check: TrustCheck, certificateIndex: Int, message: String) {
+    public init(check: TrustCheck, certificateIndex: Int, message: String, rule: TrustRule? = nil) {
         self.check = check
         self.certificateIndex = certificateIndex
         self.message = message
+        self.rule = rule
     }
 
     public var description: String { "\(code.name) (\(code.rawValue)): \(message)" }
@@ -41,6 +45,9 @@ public struct TrustReport: Sendable, Hashable {
     public var chain: [Certificate]
     /// Failed checks per certificate of ``chain``.
     public var checks: [Set<TrustCheck>]
+    /// For each certificate of ``chain``, the rules that recorded each failed check (empty when the failures
+    /// were accepted by exceptions).
+    public var rules: [[TrustCheck: [TrustRule]]]
     /// The reported error, nil when trusted.
     public var error: TrustError?
     /// The backend that verified the path.
@@ -61,13 +68,15 @@ public struct TrustReport: Sendable, Hashable {
     public init(
         result: TrustResultType, chain: [Certificate], checks: [Set<TrustCheck>], error: TrustError?,
         backend: String, policy: TrustPolicy, verifyDate: Date, pathsTried: Int, notes: [String] = [],
-        policyResults: [PolicyResult]? = nil
+        policyResults: [PolicyResult]? = nil,
+        rules: [[TrustCheck: [TrustRule]]] = []
     ) {
         self.policyResults = policyResults
             ?? [PolicyResult(policy: policy, result: result, checks: checks, error: error)]
         self.result = result
         self.chain = chain
         self.checks = checks
+        self.rules = rules
         self.error = error
         self.backend = backend
         self.policy = policy
@@ -78,6 +87,13 @@ public struct TrustReport: Sendable, Hashable {
 
     /// True for `proceed` and `unspecified`.
     public var isTrusted: Bool { result.isTrusted }
+
+    /// The rules that failed on certificate `index`, each once, in check order.
+    public func failedRules(at index: Int) -> [TrustRule] {
+        guard rules.indices.contains(index) else { return [] }
+        var seen = Set<TrustRule>()
+        return rules[index].sorted { $0.key < $1.key }.flatMap(\.value).filter { seen.insert($0).inserted }
+    }
 
     /// Every failed check, over all certificates.
     public var allFailures: Set<TrustCheck> { checks.reduce(into: []) { $0.formUnion($1) } }

@@ -54,6 +54,7 @@ enum CRLParser {
         }
         var authorityKeyIdentifier: [UInt8]?
         var hasCRLNumber = false
+        var isCRLNumberCritical = false
         if let explicitExtensions = try fields.readIfPresent(DERTag.contextConstructed(0)) {
             var inner = try explicitExtensions.children()
             let sequence = try inner.read(DERTag.sequence, "crlExtensions")
@@ -61,7 +62,10 @@ enum CRLParser {
             let extensions = try ExtensionsParser.parse(sequence)
             authorityKeyIdentifier = extensions.authorityKeyIdentifier
             for (oid, critical) in try extensionHeaders(sequence) {
-                if oid == "2.5.29.20" { hasCRLNumber = true }
+                if oid == "2.5.29.20" {
+                    hasCRLNumber = true
+                    isCRLNumberCritical = critical
+                }
                 if critical && !understoodCRLExtensions.contains(oid) && !unsupported.contains(oid) { unsupported.append(oid) }
             }
         }
@@ -72,7 +76,7 @@ enum CRLParser {
             tbsSignatureAlgorithmMatches: innerAlgorithm.encoded == outerAlgorithm.encoded && signature.unusedBits == 0,
             issuer: issuer, thisUpdate: thisUpdate, nextUpdate: nextUpdate, revokedSerialNumbers: revoked,
             authorityKeyIdentifier: authorityKeyIdentifier, hasCRLNumber: hasCRLNumber,
-            unsupportedCriticalExtensions: unsupported)
+            isCRLNumberCritical: isCRLNumberCritical, unsupportedCriticalExtensions: unsupported)
     }
 
     /// The OID and criticality of each Extension in an Extensions SEQUENCE.

@@ -71,14 +71,41 @@ enum ExtensionDecoders {
         return names
     }
 
-    static func authorityKeyIdentifier(_ node: DERNode) throws(CertificateDecodingError) -> [UInt8]? {
+    /// The keyIdentifier, and whether authorityCertIssuer or authorityCertSerialNumber is present.
+    static func authorityKeyIdentifier(
+        _ node: DERNode
+    ) throws(CertificateDecodingError) -> (keyIdentifier: [UInt8]?, namesIssuer: Bool) {
         try expect(node, DERTag.sequence, "authorityKeyIdentifier")
         var fields = try node.children()
         let keyIdentifier = try fields.readIfPresent(DERTag.contextPrimitive(0))?.contentBytes
-        _ = try fields.readIfPresent(DERTag.contextConstructed(1))
-        _ = try fields.readIfPresent(DERTag.contextPrimitive(2))
+        let issuer = try fields.readIfPresent(DERTag.contextConstructed(1))
+        let serial = try fields.readIfPresent(DERTag.contextPrimitive(2))
         try fields.expectEnd("authorityKeyIdentifier")
-        return keyIdentifier
+        return (keyIdentifier, issuer != nil || serial != nil)
+    }
+
+    /// PolicyConstraints ::= SEQUENCE { requireExplicitPolicy [0] SkipCerts OPTIONAL,
+    /// inhibitPolicyMapping [1] SkipCerts OPTIONAL }, not empty (RFC 5280 §4.2.1.11).
+    static func policyConstraints(_ node: DERNode) throws(CertificateDecodingError) -> PolicyConstraints {
+        try expect(node, DERTag.sequence, "policyConstraints")
+        var fields = try node.children()
+        let require = try fields.readIfPresent(DERTag.contextPrimitive(0))
+        let inhibit = try fields.readIfPresent(DERTag.contextPrimitive(1))
+        try fields.expectEnd("policyConstraints")
+        guard require != nil || inhibit != nil else {
+            throw CertificateDecodingError(.malformedDER, "policyConstraints is an empty SEQUENCE")
+        }
+        return PolicyConstraints(
+            requireExplicitPolicy: try require.map(skipCerts), inhibitPolicyMapping: try inhibit.map(skipCerts))
+    }
+
+    /// SkipCerts ::= INTEGER (0..MAX), implicitly tagged.
+    private static func skipCerts(_ node: DERNode) throws(CertificateDecodingError) -> Int {
+        let bytes = node.contentBytes
+        guard !bytes.isEmpty, bytes.count <= 4, bytes[0] & 0x80 == 0,
+              bytes.count == 1 || !(bytes[0] == 0 && bytes[1] & 0x80 == 0)
+        else { throw CertificateDecodingError(.malformedDER, "SkipCerts is not a small non-negative DER INTEGER") }
+        return bytes.reduce(0) { $0 << 8 | Int($1) }
     }
 
     static func crlDistributionPoints(_ node: DERNode) throws(CertificateDecodingError) -> [GeneralName] {

@@ -27,8 +27,30 @@ enum ExtensionsParser {
             } catch {
                 result.malformed.append(oid)
             }
+            do throws(CertificateDecodingError) {
+                try decodePolicyProcessing(oid: oid, value: value, into: &result)
+            } catch {
+                result.unparseable.append(oid)
+            }
         }
         return result
+    }
+
+    /// policyConstraints and inhibitAnyPolicy: not "understood" (their critical form is tolerated, see
+    /// ExtensionIntegrityCheck), decoded for the explicit-policy rule.
+    private static func decodePolicyProcessing(
+        oid: String, value: DERNode, into result: inout CertificateExtensions
+    ) throws(CertificateDecodingError) {
+        guard oid == ExtensionOID.policyConstraints || oid == ExtensionOID.inhibitAnyPolicy else { return }
+        var outer = try value.encapsulated()
+        guard let node = try outer.next() else { throw CertificateDecodingError(.malformedDER, "empty extension") }
+        try outer.expectEnd("extension value")
+        if oid == ExtensionOID.inhibitAnyPolicy {
+            guard node.tag == DERTag.integer else { throw CertificateDecodingError(.malformedDER, "inhibitAnyPolicy is not an INTEGER") }
+            result.inhibitAnyPolicy = try node.smallInteger()
+        } else {
+            result.policyConstraints = try ExtensionDecoders.policyConstraints(node)
+        }
     }
 
     private static func decodeKnown(oid: String, value: DERNode, into result: inout CertificateExtensions) throws(CertificateDecodingError) {
@@ -42,7 +64,10 @@ enum ExtensionsParser {
         case ExtensionOID.extendedKeyUsage: result.extendedKeyUsage = try ExtensionDecoders.oidSequence(node)
         case ExtensionOID.subjectAltName: result.subjectAlternativeNames = try ExtensionDecoders.generalNames(node)
         case ExtensionOID.nameConstraints: result.nameConstraints = try ExtensionDecoders.nameConstraints(node)
-        case ExtensionOID.authorityKeyIdentifier: result.authorityKeyIdentifier = try ExtensionDecoders.authorityKeyIdentifier(node)
+        case ExtensionOID.authorityKeyIdentifier:
+            let identifier = try ExtensionDecoders.authorityKeyIdentifier(node)
+            result.authorityKeyIdentifier = identifier.keyIdentifier
+            result.authorityKeyIdentifierNamesIssuer = identifier.namesIssuer
         case ExtensionOID.subjectKeyIdentifier:
             guard node.tag == DERTag.octetString else { throw CertificateDecodingError(.malformedDER, "SKI is not an OCTET STRING") }
             result.subjectKeyIdentifier = node.contentBytes

@@ -1,0 +1,14 @@
+/// `BasicConstraints` (``TrustRules/caBasicConstraintsCritical``): a certificate asserting cA marks
+/// basicConstraints critical (RFC 5280 §4.2.1.9).
+public struct BasicConstraintsCriticalityCheck: PathCheck {
+    public init() {}
+
+    public func check(_ context: PathContext, into findings: inout PathFindings) {
+        guard context.enforces(TrustRules.caBasicConstraintsCritical) else { return }
+        for (index, certificate) in context.certificates.enumerated()
+        where certificate.extensions.basicConstraints?.isCA == true
+            && certificate.extensions.first(ExtensionOID.basicConstraints)?.isCritical == false {
+            findings.record(TrustRules.caBasicConstraintsCritical, at: index)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// `ExtendedKeyUsage` under the Web PKI:
+/// - ``TrustRules/leafExtendedKeyUsage``: under the SSL policies the (issued) leaf carries extendedKeyUsage with
+///   serverAuth or clientAuth, whichever the policy checks; anyExtendedKeyUsage alone is not enough;
+/// - ``TrustRules/extendedKeyUsageNotCritical``: no certificate marks extendedKeyUsage critical;
+/// - ``TrustRules/rootWithoutExtendedKeyUsage``: a self-signed anchor carries no extendedKeyUsage.
+public struct LeafExtendedKeyUsageCheck: PathCheck {
+    public init() {}
+
+    public func check(_ context: PathContext, into findings: inout PathFindings) {
+        guard let leaf = context.certificates.first else { return }
+        if let server = context.policy.sslServer, context.leafIsIssued, context.enforces(TrustRules.leafExtendedKeyUsage) {
+            let purpose = server ? ExtendedKeyUsageOID.serverAuth : ExtendedKeyUsageOID.clientAuth
+            if !(leaf.extensions.extendedKeyUsage ?? []).contains(purpose) {
+                findings.record(TrustRules.leafExtendedKeyUsage, at: 0)
+            }
+        }
+        for (index, certificate) in context.certificates.enumerated() {
+            if context.enforces(TrustRules.extendedKeyUsageNotCritical),
+               certificate.extensions.first(ExtensionOID.extendedKeyUsage)?.isCritical == true {
+                findings.record(TrustRules.extendedKeyUsageNotCritical, at: index)
+            }
+            if context.enforces(TrustRules.rootWithoutExtendedKeyUsage), index == context.anchorIndex,
+               context.leafIsIssued, certificate.isSelfIssued,
+               certificate.extensions.first(ExtensionOID.extendedKeyUsage) != nil {
+                findings.record(TrustRules.rootWithoutExtendedKeyUsage, at: index)
+            }
+        }
+    }
+}

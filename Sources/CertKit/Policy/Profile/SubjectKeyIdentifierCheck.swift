@@ -1,0 +1,20 @@
+/// `SubjectKeyID`: every certificate asserting cA carries a subjectKeyIdentifier
+/// (``TrustRules/subjectKeyIdentifierInCA``), and none marks it critical
+/// (``TrustRules/subjectKeyIdentifierNotCritical``), RFC 5280 §4.2.1.2.
+public struct SubjectKeyIdentifierCheck: PathCheck {
+    public init() {}
+
+    public func check(_ context: PathContext, into findings: inout PathFindings) {
+        for (index, certificate) in context.certificates.enumerated() {
+            let extensions = certificate.extensions
+            if context.enforces(TrustRules.subjectKeyIdentifierInCA), extensions.basicConstraints?.isCA == true,
+               extensions.subjectKeyIdentifier == nil {
+                findings.record(TrustRules.subjectKeyIdentifierInCA, at: index)
+            }
+            if context.enforces(TrustRules.subjectKeyIdentifierNotCritical),
+               extensions.first(ExtensionOID.subjectKeyIdentifier)?.isCritical == true {
+                findings.record(TrustRules.subjectKeyIdentifierNotCritical, at: index)
+            }
+        }
+    }
+}

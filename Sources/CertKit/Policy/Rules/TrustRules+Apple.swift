@@ -1,0 +1,25 @@
+/// Apple's rules (trustd) that go beyond RFC 5280, under Apple's own check names. Those trustd applies as part of
+/// RFC 5280 processing (NonEmptySubject, IdLinkage) are listed with the RFC 5280 rules.
+extension TrustRules {
+    static let appleOnly: Set<TrustProfile> = [.apple]
+
+    /// serverAuth required for new TLS server leaves.
+    public static let serverAuthRequired = TrustRule(
+        "apple.server-eku", .extendedKeyUsage, appleOnly, "Apple: requirements for trusted certificates (2019)",
+        "an SSL server leaf issued on or after 2019-07-01 and chaining to an app-supplied anchor lists serverAuth in extendedKeyUsage (anyExtendedKeyUsage does not suffice)")
+    /// 825 days.
+    public static let validityPeriod = TrustRule(
+        "apple.validity-825-days", .validityPeriodMaximums, appleOnly, "Apple: requirements for trusted certificates (2019)",
+        "an SSL server leaf issued on or after 2019-07-01 and chaining to an app-supplied anchor is valid for at most 825 days")
+    /// Known extensions must parse.
+    public static let unparseableExtension = TrustRule(
+        "apple.unparseable-extension", .unparseableExtension, everyProfile, "trustd UnparseableExtension; RFC 5280 §4.2.1.11, §4.2.1.14",
+        "policyConstraints and inhibitAnyPolicy, when present, decode")
+    /// requireExplicitPolicy.
+    public static let explicitPolicy = TrustRule(
+        "apple.policy-constraints", .policyConstraints, [.apple, .rfc5280], "trustd PolicyConstraints; RFC 5280 §6.1.3(d), §6.1.4(i), §6.1.5",
+        "when a CA's policyConstraints requires an explicit policy, every certificate from that point on carries a certificate policy the CAs above it allow (anyPolicy stands for every policy; policy mappings are not applied)")
+
+    /// Apple's rules.
+    static let appleRules: [TrustRule] = [serverAuthRequired, validityPeriod, unparseableExtension, explicitPolicy]
+}

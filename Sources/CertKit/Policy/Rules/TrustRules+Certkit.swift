@@ -1,0 +1,87 @@
+/// certkit's own rules, the same in every profile: algorithm floors, names, trust settings, pins, revocation,
+/// chain ends, signatures, and the library's second opinion.
+extension TrustRules {
+    /// Unknown critical extensions.
+    public static let criticalExtensions = TrustRule(
+        "certkit.critical-extensions", .criticalExtensions, everyProfile, "RFC 5280 §4.2",
+        "no certificate carries a critical extension certkit does not process (policy mappings, policy constraints and inhibitAnyPolicy are accepted)")
+    /// Known extensions must decode.
+    public static let malformedExtension = TrustRule(
+        "certkit.malformed-extension", .malformedExtension, everyProfile, "RFC 5280 §4.2",
+        "every extension certkit decodes is well-formed")
+    /// The purpose EKU.
+    public static let extendedKeyUsagePurpose = TrustRule(
+        "certkit.eku-purpose", .extendedKeyUsage, everyProfile, "RFC 5280 §4.2.1.12; Apple SSL policy",
+        "under the SSL policies, an extendedKeyUsage anywhere in the path allows the purpose (serverAuth or clientAuth) or anyExtendedKeyUsage")
+    /// The TLS peer name.
+    public static let peerName = TrustRule(
+        "certkit.peer-name", .sslHostname, everyProfile, "RFC 6125, RFC 9525; Apple SSL policy",
+        "the leaf's subjectAltName carries the peer's DNS name (wildcard only as the whole left-most label) or IP address; the subject CN is never used")
+    /// The email address.
+    public static let email = TrustRule(
+        "certkit.email", .email, everyProfile, "RFC 8550; Apple S/MIME policy",
+        "the leaf carries the email address (rfc822Name subjectAltName or subject emailAddress)")
+    /// Broken digests.
+    public static let weakSignature = TrustRule(
+        "certkit.weak-signature", .weakSignature, everyProfile, "Apple trustd WeakSignature",
+        "no certificate but the anchor is signed with MD2, MD4 or MD5 (fatal)")
+    /// Tiny keys.
+    public static let weakKey = TrustRule(
+        "certkit.weak-key", .weakKeySize, everyProfile, "Apple trustd WeakKeySize",
+        "no RSA or DSA key below 1024 bits, no EC key below 160 bits (fatal)")
+    /// SHA-1 under TLS.
+    public static let tlsHashFloor = TrustRule(
+        "certkit.tls-sha1", .signatureHashAlgorithms, everyProfile, "Apple trustd SignatureHashAlgorithms",
+        "under the SSL policies no certificate but the anchor is signed with SHA-1")
+    /// Key floors under TLS.
+    public static let tlsKeySize = TrustRule(
+        "certkit.tls-key-size", .keySize, everyProfile, "Apple trustd KeySize",
+        "under the SSL policies RSA keys have at least 2048 bits and EC keys at least 256")
+    /// SPKI pins.
+    public static let pin = TrustRule(
+        "certkit.pin", .leafSPKISHA256, everyProfile, "certkit --pin; Apple ATS pinning",
+        "when pins are given, the leaf or a CA of the path has a pinned SPKI SHA-256")
+    /// Distrust settings.
+    public static let distrust = TrustRule(
+        "certkit.distrust", .usageConstraints, everyProfile, "Apple trust settings",
+        "no certificate of the path has a distrust setting (deny)")
+    /// The path ends at an untrusted root.
+    public static let untrustedRoot = TrustRule(
+        "certkit.untrusted-root", .anchorTrusted, everyProfile, "RFC 5280 §6.1",
+        "the path ends at a trust anchor, not at a self-signed certificate nobody trusts")
+    /// No issuer.
+    public static let missingIntermediate = TrustRule(
+        "certkit.missing-intermediate", .missingIntermediate, everyProfile, "RFC 5280 §6.1",
+        "an issuer is found for every certificate up to a trust anchor")
+    /// Signatures.
+    public static let signature = TrustRule(
+        "certkit.signature", .signature, everyProfile, "RFC 5280 §6.1.3(a)(1); certkit algorithm allowlist",
+        "every certificate's signature verifies with its issuer's key, with an allowlisted algorithm (the path is discarded otherwise)")
+    /// Revoked.
+    public static let revocation = TrustRule(
+        "certkit.revocation", .revocation, everyProfile, "RFC 5280 §6.3",
+        "no certificate is listed on a valid CRL of its issuer (fatal)")
+    /// CRLs that cannot be validated.
+    public static let crlValidation = TrustRule(
+        "certkit.crl-validation", .revocationResponseRequired, everyProfile, "RFC 5280 §6.3.3",
+        "when CRLs are given for an issuer, one of them validates (signature, issuer, cRLSign, thisUpdate/nextUpdate, no unknown critical extension)")
+    /// Path building limit.
+    public static let pathBuildingLimit = TrustRule(
+        "certkit.path-building-limit", .pathBuildingLimit, everyProfile, "certkit ChainBuilder.Limits",
+        "path building finishes within its work limits")
+    /// The library's second opinion.
+    public static let libraryVerdict = TrustRule(
+        "certkit.library-verdict", .signature, everyProfile, "certkit DESIGN §2",
+        "the backend's library accepts the path too (its verdict can only add failures; one no core rule explains is recorded as the library reports it, or as Signature)")
+    /// The backend failed.
+    public static let backendError = TrustRule(
+        "certkit.backend-error", .backendError, everyProfile, "certkit",
+        "the backend does not fail while verifying (otherError)")
+
+    /// certkit's rules.
+    static let certkitRules: [TrustRule] = [
+        criticalExtensions, malformedExtension, extendedKeyUsagePurpose, peerName, email, weakSignature, weakKey,
+        tlsHashFloor, tlsKeySize, pin, distrust, untrustedRoot, missingIntermediate, signature, revocation,
+        crlValidation, pathBuildingLimit, libraryVerdict, backendError,
+    ]
+}

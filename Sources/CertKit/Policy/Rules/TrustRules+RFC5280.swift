@@ -1,0 +1,130 @@
+/// RFC 5280 rules (with errata). Those every profile enforces are the path-validation core; the certificate
+/// profile rules (serial number, key identifiers, criticality, well-formed name constraints, CRL number) are
+/// enforced by `rfc5280`, and by `webpki` where the Baseline Requirements repeat them.
+extension TrustRules {
+    static let rfcAndWebPKI: Set<TrustProfile> = [.rfc5280, .webpki]
+
+    // MARK: Path validation (every profile)
+
+    /// Validity, inclusive of both ends, to the second.
+    public static let validity = TrustRule(
+        "rfc5280.validity", .temporalValidity, everyProfile, "RFC 5280 §4.1.2.5, §6.1.3(a)(2)",
+        "every certificate of the path is valid at the verify time: notBefore <= time <= notAfter, to the second (a fractional verify time is floored)")
+    /// An issuer must carry basicConstraints (a self-signed v1 anchor excepted).
+    public static let basicConstraintsPresent = TrustRule(
+        "rfc5280.ca-basic-constraints", .basicConstraints, everyProfile, "RFC 5280 §6.1.4(k)",
+        "every issuer carries basicConstraints (a self-signed version 1 anchor excepted)")
+    /// An issuer must assert cA.
+    public static let caFlag = TrustRule(
+        "rfc5280.ca-flag", .basicConstraintsCA, everyProfile, "RFC 5280 §6.1.4(k)",
+        "every issuer asserts cA in basicConstraints")
+    /// pathLenConstraint.
+    public static let pathLength = TrustRule(
+        "rfc5280.path-length", .basicConstraintsPathLen, everyProfile, "RFC 5280 §4.2.1.9, §6.1.4(l)(m)",
+        "no issuer has more non-self-issued intermediates below it than its pathLenConstraint")
+    /// An issuer with keyUsage must assert keyCertSign.
+    public static let caKeyCertSign = TrustRule(
+        "rfc5280.ca-key-cert-sign", .keyUsage, everyProfile, "RFC 5280 §4.2.1.3, §6.1.4(n)",
+        "an issuer whose keyUsage is present asserts keyCertSign")
+    /// No extension twice.
+    public static let duplicateExtension = TrustRule(
+        "rfc5280.duplicate-extension", .duplicateExtension, everyProfile, "RFC 5280 §4.2",
+        "no certificate carries the same extension twice")
+    /// Name constraints of every CA above a certificate.
+    public static let nameConstraints = TrustRule(
+        "rfc5280.name-constraints", .nameConstraints, everyProfile, "RFC 5280 §4.2.1.10, §6.1.3(b)(c)",
+        "every name of a certificate (SAN entries, the subject, subject emailAddress, the matched peer name) lies in the permitted and outside the excluded subtrees of every CA above it; rfc822Name constraints in their three forms (mailbox, host, .domain)")
+    /// The maximum number of intermediates.
+    public static let maxDepth = TrustRule(
+        "rfc5280.max-depth", .chainLength, everyProfile, "RFC 5280 §6.1 (max_path_length); certkit --max-depth",
+        "the path has at most max-depth intermediates (the leaf and the anchor are not counted; 0: the leaf is issued by an anchor)")
+    /// A key identifier mismatch is not a link.
+    public static let keyIdentifierLinkage = TrustRule(
+        "rfc5280.key-identifier-linkage", .idLinkage, everyProfile, "RFC 5280 §4.2.1.1, §4.2.1.2",
+        "a certificate whose authorityKeyIdentifier keyIdentifier differs from its issuer's subjectKeyIdentifier is not issued by it (path building never makes the link)")
+    /// A CA's subject is never empty.
+    public static let caSubjectNotEmpty = TrustRule(
+        "rfc5280.ca-subject-not-empty", .nonEmptySubject, everyProfile, "RFC 5280 §4.1.2.6; trustd NonEmptySubject",
+        "a CA certificate (an issuer, or any certificate asserting cA) has a non-empty subject")
+    /// An empty subject needs a critical subjectAltName.
+    public static let emptySubjectCriticalSAN = TrustRule(
+        "rfc5280.empty-subject-critical-san", .nonEmptySubject, everyProfile, "RFC 5280 §4.2.1.6; trustd NonEmptySubject",
+        "a certificate with an empty subject carries a critical subjectAltName")
+
+    // MARK: Certificate profile (rfc5280, and webpki where the BRs repeat it)
+
+    /// Serial numbers.
+    public static let serialNumber = TrustRule(
+        "rfc5280.serial-number", .serialNumber, rfcAndWebPKI, "RFC 5280 §4.1.2.2; CA/B BR §7.1",
+        "the serial number is positive, not zero, and at most 20 octets")
+    /// AKI present.
+    public static let authorityKeyIdentifierPresent = TrustRule(
+        "rfc5280.aki-present", .authorityKeyID, rfcAndWebPKI, "RFC 5280 §4.2.1.1; CA/B BR §7.1.2",
+        "every certificate but a self-signed one and the anchor carries authorityKeyIdentifier")
+    /// AKI not critical.
+    public static let authorityKeyIdentifierNotCritical = TrustRule(
+        "rfc5280.aki-not-critical", .authorityKeyID, rfcAndWebPKI, "RFC 5280 §4.2.1.1",
+        "authorityKeyIdentifier is not critical")
+    /// SKI in CA certificates.
+    public static let subjectKeyIdentifierInCA = TrustRule(
+        "rfc5280.ski-in-ca", .subjectKeyID, rfcAndWebPKI, "RFC 5280 §4.2.1.2; CA/B BR §7.1.2",
+        "every CA certificate carries subjectKeyIdentifier")
+    /// SKI not critical.
+    public static let subjectKeyIdentifierNotCritical = TrustRule(
+        "rfc5280.ski-not-critical", .subjectKeyID, [.rfc5280], "RFC 5280 §4.2.1.2",
+        "subjectKeyIdentifier is not critical")
+    /// basicConstraints critical in CA certificates.
+    public static let caBasicConstraintsCritical = TrustRule(
+        "rfc5280.ca-basic-constraints-critical", .basicConstraints, rfcAndWebPKI, "RFC 5280 §4.2.1.9; CA/B BR §7.1.2",
+        "a CA certificate marks basicConstraints critical")
+    /// keyCertSign only with cA.
+    public static let keyCertSignRequiresCA = TrustRule(
+        "rfc5280.key-cert-sign-requires-ca", .keyUsage, rfcAndWebPKI, "RFC 5280 §4.2.1.3, §4.2.1.9",
+        "a certificate that does not assert cA does not assert keyCertSign")
+    /// Name constraints only in CA certificates.
+    public static let nameConstraintsInCAOnly = TrustRule(
+        "rfc5280.name-constraints-ca-only", .nameConstraints, rfcAndWebPKI, "RFC 5280 §4.2.1.10",
+        "only a CA certificate carries nameConstraints")
+    /// Name constraints critical.
+    public static let nameConstraintsCritical = TrustRule(
+        "rfc5280.name-constraints-critical", .nameConstraints, [.rfc5280], "RFC 5280 §4.2.1.10",
+        "nameConstraints is critical (webpki and apple accept the non-critical form, as CA/B BR §7.1.2.10.8 allows)")
+    /// Name constraints not empty.
+    public static let nameConstraintsNotEmpty = TrustRule(
+        "rfc5280.name-constraints-not-empty", .nameConstraints, rfcAndWebPKI, "RFC 5280 §4.2.1.10",
+        "nameConstraints has permittedSubtrees or excludedSubtrees")
+    /// dNSName constraints in the RFC's form.
+    public static let nameConstraintsDNSForm = TrustRule(
+        "rfc5280.name-constraints-dns-form", .nameConstraints, [.rfc5280], "RFC 5280 §4.2.1.10",
+        "a dNSName subtree is a host name, with no leading period (\"example.com\" covers the host and its subdomains)")
+    /// Only valid names satisfy a permitted subtree.
+    public static let nameConstraintsValidNames = TrustRule(
+        "rfc5280.name-constraints-valid-names", .nameConstraints, rfcAndWebPKI, "RFC 5280 §4.2.1.6, §4.2.1.10",
+        "a subjectAltName that is not a valid name of its type (a dNSName with '_' or an empty label) never satisfies a permitted subtree")
+    /// policyConstraints critical.
+    public static let policyConstraintsCritical = TrustRule(
+        "rfc5280.policy-constraints-critical", .policyConstraints, [.rfc5280], "RFC 5280 §4.2.1.11",
+        "policyConstraints is critical")
+    /// AIA not critical.
+    public static let authorityInfoAccessNotCritical = TrustRule(
+        "rfc5280.aia-not-critical", .extensionCriticality, rfcAndWebPKI, "RFC 5280 §4.2.2.1; CA/B BR §7.1.2",
+        "authorityInfoAccess is not critical")
+    /// Other extensions' criticality.
+    public static let extensionCriticality = TrustRule(
+        "rfc5280.extension-criticality", .extensionCriticality, [.rfc5280], "RFC 5280 §4.2.1.4, §4.2.1.8, §4.2.1.14, §4.2.1.15, §4.2.2.2",
+        "inhibitAnyPolicy is critical; subjectDirectoryAttributes, freshestCRL and subjectInfoAccess are not")
+    /// CRL number.
+    public static let crlNumber = TrustRule(
+        "rfc5280.crl-number", .revocationResponseRequired, [.rfc5280], "RFC 5280 §5.2.3",
+        "a CRL is used only when it carries a non-critical cRLNumber")
+
+    /// The RFC 5280 rules.
+    static let rfc5280Rules: [TrustRule] = [
+        validity, basicConstraintsPresent, caFlag, pathLength, caKeyCertSign, duplicateExtension, nameConstraints,
+        maxDepth, keyIdentifierLinkage, caSubjectNotEmpty, emptySubjectCriticalSAN, serialNumber,
+        authorityKeyIdentifierPresent, authorityKeyIdentifierNotCritical, subjectKeyIdentifierInCA,
+        subjectKeyIdentifierNotCritical, caBasicConstraintsCritical, keyCertSignRequiresCA, nameConstraintsInCAOnly,
+        nameConstraintsCritical, nameConstraintsNotEmpty, nameConstraintsDNSForm, nameConstraintsValidNames,
+        policyConstraintsCritical, authorityInfoAccessNotCritical, extensionCriticality, crlNumber,
+    ]
+}

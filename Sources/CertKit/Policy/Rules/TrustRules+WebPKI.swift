@@ -1,0 +1,69 @@
+/// Web PKI rules: the CA/Browser Forum Baseline Requirements and root-program rules as Chrome, Mozilla, Go,
+/// rustls and pyca/cryptography apply them. Enforced by the `webpki` profile only.
+extension TrustRules {
+    static let webPKIOnly: Set<TrustProfile> = [.webpki]
+
+    /// The leaf names its TLS purpose.
+    public static let leafExtendedKeyUsage = TrustRule(
+        "webpki.leaf-eku", .extendedKeyUsage, webPKIOnly, "CA/B BR §7.1.2.7.10; pyca/cryptography webpki policy",
+        "the leaf carries extendedKeyUsage listing serverAuth (ssl-server) or clientAuth (ssl-client); anyExtendedKeyUsage alone is not enough")
+    /// EKU never critical.
+    public static let extendedKeyUsageNotCritical = TrustRule(
+        "webpki.eku-not-critical", .extendedKeyUsage, webPKIOnly, "CA/B BR §7.1.2.7.10, §7.1.2.10.6",
+        "extendedKeyUsage is not critical")
+    /// Roots carry no EKU.
+    public static let rootWithoutExtendedKeyUsage = TrustRule(
+        "webpki.root-no-eku", .extendedKeyUsage, webPKIOnly, "CA/B BR §7.1.2.1.2",
+        "a self-signed anchor (a root) carries no extendedKeyUsage")
+    /// A CA is never a leaf.
+    public static let leafNotCA = TrustRule(
+        "webpki.leaf-not-ca", .notCA, webPKIOnly, "CA/B BR §7.1.2.7.8; pyca/cryptography, rustls",
+        "a certificate asserting cA is never accepted as the leaf")
+    /// RSA at least 2048 bits.
+    public static let rsaModulusMinimum = TrustRule(
+        "webpki.rsa-modulus-2048", .keySize, webPKIOnly, "CA/B BR §6.1.5",
+        "an RSA modulus has at least 2048 bits (under every policy, not only TLS)")
+    /// RSA modulus multiple of 8.
+    public static let rsaModulusMultipleOf8 = TrustRule(
+        "webpki.rsa-modulus-multiple-of-8", .keySize, webPKIOnly, "CA/B BR §6.1.5",
+        "an RSA modulus size in bits is divisible by 8")
+    /// Named curves P-256, P-384, P-521.
+    public static let ecdsaNamedCurve = TrustRule(
+        "webpki.ecdsa-named-curve", .keySize, webPKIOnly, "CA/B BR §6.1.5, §7.1.3.1.2",
+        "an ECDSA key is on P-256, P-384 or P-521, named by OID (explicit curve parameters are rejected)")
+    /// RSA and ECDSA only.
+    public static let keyAlgorithm = TrustRule(
+        "webpki.key-algorithm", .keySize, webPKIOnly, "CA/B BR §6.1.5, §7.1.3.1; pyca/cryptography webpki policy",
+        "a public key is RSA or ECDSA: no DSA, and no Ed25519 or Ed448 (pyca/cryptography rejects EdDSA in its Web PKI policy; certkit follows)")
+    /// The subject CN is one of the SANs.
+    public static let commonNameInSAN = TrustRule(
+        "webpki.cn-in-san", .subjectCommonName, webPKIOnly, "CA/B BR §7.1.4.3",
+        "a subject commonName in the leaf is one of its subjectAltNames, byte for byte in canonical form: IPv4 dotted quad without leading zeros, IPv6 in RFC 5952 form, a DNS name as its A-label compared case-insensitively")
+    /// Root AKI form.
+    public static let rootAuthorityKeyIdentifier = TrustRule(
+        "webpki.root-aki-form", .authorityKeyID, webPKIOnly, "CA/B BR §7.1.2.1.3",
+        "a self-signed anchor's authorityKeyIdentifier, when present, holds only keyIdentifier, equal to its own subjectKeyIdentifier")
+    /// No wildcard over a public suffix.
+    public static let wildcardPublicSuffix = TrustRule(
+        "webpki.wildcard-public-suffix", .sslHostname, webPKIOnly, "CA/B BR §3.2.2.6; Chrome",
+        "a wildcard dNSName whose remainder is a public suffix (ICANN or private section of the Public Suffix List) matches nothing")
+    /// The Public Suffix List must be present.
+    public static let publicSuffixListAvailable = TrustRule(
+        "webpki.public-suffix-list", .sslHostname, webPKIOnly, "certkit: Debian package publicsuffix",
+        "a wildcard dNSName matches only when the Public Suffix List (/usr/share/publicsuffix/public_suffix_list.dat) can be read")
+    /// SAN critical only with an empty subject.
+    public static let subjectAltNameCriticality = TrustRule(
+        "webpki.san-critical-only-if-empty-subject", .extensionCriticality, webPKIOnly, "CA/B BR §7.1.2.7.12",
+        "subjectAltName is critical only when the subject is empty")
+    /// DNS constraints on the CN.
+    public static let nameConstraintsOnCommonName = TrustRule(
+        "webpki.name-constraints-cn", .nameConstraints, webPKIOnly, "CA/B BR §7.1.2.10.8; Chrome, Go",
+        "dNSName constraints apply to the leaf's subject commonName when the leaf has no subjectAltName at all and the commonName is a syntactically valid host name")
+
+    /// The Web PKI rules.
+    static let webPKIRules: [TrustRule] = [
+        leafExtendedKeyUsage, extendedKeyUsageNotCritical, rootWithoutExtendedKeyUsage, leafNotCA, rsaModulusMinimum,
+        rsaModulusMultipleOf8, ecdsaNamedCurve, keyAlgorithm, commonNameInSAN, rootAuthorityKeyIdentifier,
+        wildcardPublicSuffix, publicSuffixListAvailable, subjectAltNameCriticality, nameConstraintsOnCommonName,
+    ]
+}
