@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs the system packages certkit builds and tests against, when they are missing.
+# Installs the system packages certkit builds and tests against, when they are missing (publicsuffix: the
+# Public Suffix List the webpki profile reads, /usr/share/publicsuffix/public_suffix_list.dat).
 # Debian/Ubuntu; needs root (or sudo) only when something is missing.
 set -euo pipefail
 
-packages=(libssl-dev libgnutls28-dev openssl gnutls-bin ca-certificates pkg-config)
+packages=(libssl-dev libgnutls28-dev openssl gnutls-bin ca-certificates pkg-config publicsuffix)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
