@@ -1,5 +1,6 @@
 import CertKit
 import Foundation
+internal import COpenSSL
 
 /// OpenSSL's own verdict on one candidate path (the second opinion of DESIGN §2): imports the path, sets up the
 /// context, runs `X509_verify_cert`, and maps every reported error (``X509VerifyErrorMapping``).
@@ -48,7 +49,8 @@ struct OpenSSLPathVerification {
         let expected = handles + (anchorHandle.map { [$0] } ?? [])
         let recorder = VerificationRecorder(path: expected)
         try context.verify(recordingInto: recorder)
-        var findings = X509VerifyErrorMapping.findings(recorder.failures, for: path)
+        var findings = X509VerifyErrorMapping.findings(
+            Self.rfc5280Validity(recorder.failures, path: path, at: date), for: path)
 
         // Depth equals path index only if OpenSSL built the same chain. A clean verdict on another chain is no
         // opinion on this one: fail closed.
@@ -60,5 +62,19 @@ struct OpenSSLPathVerification {
                 note: "openssl verified a chain of \(built.count) certificates, not the candidate path of \(expected.count)"))
         }
         return findings
+    }
+
+    /// OpenSSL's `X509_cmp_time` counts a certificate as expired at the very second of its notAfter; RFC 5280
+    /// §4.1.2.5 makes the validity period inclusive of notAfter (rfc5280.validity, which the core enforces). So an
+    /// "expired" about a certificate whose notAfter is exactly the verify time (to the second) is dropped; any
+    /// other is kept.
+    static func rfc5280Validity(_ failures: [VerificationFailure], path: CandidatePath, at date: Date) -> [VerificationFailure] {
+        let second = date.timeIntervalSince1970.rounded(.down)
+        return failures.filter { failure in
+            guard failure.code == X509_V_ERR_CERT_HAS_EXPIRED, path.certificates.indices.contains(failure.depth) else {
+                return true
+            }
+            return path.certificates[failure.depth].notAfter.timeIntervalSince1970 != second
+        }
     }
 }

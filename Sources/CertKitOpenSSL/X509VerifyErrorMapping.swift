@@ -13,6 +13,8 @@ internal import COpenSSL
 ///   `RevocationResponseRequired`. `UNABLE_TO_GET_CRL` (no CRL for a certificate) is not a failure: certkit checks
 ///   revocation only against the CRLs it is given.
 /// - Key and digest strength codes cannot happen at auth level 0; if they do, the matching floor check.
+///   `EC_KEY_EXPLICIT_PARAMS` (OpenSSL 3 reports it even without X509_STRICT) is the core's
+///   certkit.ec-named-curve rule: `KeySize`.
 /// - Library failures (`OUT_OF_MEM`, `UNSPECIFIED`, `INVALID_CALL`, `STORE_LOOKUP`) → `BackendError`.
 /// - Everything certkit never enables (purposes, trust settings, hosts, e-mail, IP, DANE, Suite B, OCSP, SCTs,
 ///   proxy certificates, policy trees, X509_STRICT profile codes, issuer-check diagnostics, path loops): no core
@@ -88,6 +90,7 @@ enum X509VerifyErrorMapping {
              X509_V_ERR_DIFFERENT_CRL_SCOPE, X509_V_ERR_CRL_PATH_VALIDATION_ERROR],
             .reported, [.revocationResponseRequired, .revocation], .check(.revocationResponseRequired))
         add([X509_V_ERR_EE_KEY_TOO_SMALL, X509_V_ERR_CA_KEY_TOO_SMALL], .reported, [.keySize, .weakKeySize], .check(.keySize))
+        add([X509_V_ERR_EC_KEY_EXPLICIT_PARAMS], .reported, [.keySize], .check(.keySize))
         add([X509_V_ERR_CA_MD_TOO_WEAK], .reported, [.signatureHashAlgorithms, .weakSignature],
             .check(.signatureHashAlgorithms))
         add([X509_V_ERR_OUT_OF_MEM, X509_V_ERR_UNSPECIFIED, X509_V_ERR_INVALID_CALL, X509_V_ERR_STORE_LOOKUP],
@@ -116,7 +119,6 @@ enum X509VerifyErrorMapping {
         X509_V_ERR_EMPTY_SUBJECT_SAN_NOT_CRITICAL, X509_V_ERR_CA_BCONS_NOT_CRITICAL,
         X509_V_ERR_AUTHORITY_KEY_IDENTIFIER_CRITICAL, X509_V_ERR_SUBJECT_KEY_IDENTIFIER_CRITICAL,
         X509_V_ERR_CA_CERT_MISSING_KEY_USAGE, X509_V_ERR_EXTENSIONS_REQUIRE_VERSION_3,
-        X509_V_ERR_EC_KEY_EXPLICIT_PARAMS,
     ]
 
     /// The entry for `code`; a code OpenSSL 3.0 does not define fails closed as `Signature`.

@@ -27,6 +27,9 @@ public struct PublicKeyInfo: Sendable, Hashable {
         }
     }
 
+    /// The curve name of an EC key whose parameters spell the curve out instead of naming it.
+    public static let explicitCurve = "explicit"
+
     /// The algorithm and size.
     public let algorithm: Algorithm
     /// The complete DER SubjectPublicKeyInfo (what an SPKI pin hashes).

@@ -2,7 +2,8 @@
 /// - fatal everywhere: MD2/MD4/MD5 signatures (`WeakSignature`), RSA < 1024 or EC < 160 bits (`WeakKeySize`);
 /// - recoverable under the SSL policies: SHA-1 signatures (`SignatureHashAlgorithms`), RSA < 2048 or
 ///   EC < 256 bits (`KeySize`).
-/// The anchor's own signature is not relied on, so its hash is not judged; its key is.
+/// The anchor's own signature is not relied on, so its hash is not judged; its key is. An EC key must name its
+/// curve (``TrustRules/ecNamedCurve``: explicit parameters are `KeySize` under every policy).
 public struct AlgorithmStrengthCheck: PathCheck {
     public init() {}
 
@@ -21,7 +22,8 @@ public struct AlgorithmStrengthCheck: PathCheck {
                 if bits == 0 { break }
                 if bits < 1024 { findings.record(TrustRules.weakKey, at: index) }
                 else if ssl && bits < 2048 { findings.record(TrustRules.tlsKeySize, at: index) }
-            case .ec(_, let bits):
+            case .ec(let curve, let bits):
+                if curve == PublicKeyInfo.explicitCurve { findings.record(TrustRules.ecNamedCurve, at: index) }
                 if bits < 160 { findings.record(TrustRules.weakKey, at: index) }
                 else if ssl && bits < 256 { findings.record(TrustRules.tlsKeySize, at: index) }
             default:

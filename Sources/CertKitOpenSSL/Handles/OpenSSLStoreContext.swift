@@ -35,8 +35,11 @@ final class OpenSSLStoreContext {
         }
         // Any anchor is a trust anchor, self-signed or not (and a leaf may be one). No X509_V_FLAG_X509_STRICT:
         // in OpenSSL 3 it adds profile rules (AKI/SKI presence, critical basicConstraints, ...) that are policy,
-        // which belongs to the core.
-        var flags = UInt(X509_V_FLAG_PARTIAL_CHAIN)
+        // which belongs to the core (the rfc5280 and webpki profiles). X509_V_FLAG_IGNORE_CRITICAL: which critical
+        // extensions are acceptable is the core's rule too (certkit.critical-extensions), as for GnuTLS (OpenSSL
+        // does not list authorityKeyIdentifier, subjectKeyIdentifier or authorityInfoAccess as supported, so a
+        // critical one would otherwise fail every profile); the CRLs it sees were validated by the core.
+        var flags = UInt(X509_V_FLAG_PARTIAL_CHAIN | X509_V_FLAG_IGNORE_CRITICAL)
         if let crls {
             flags |= UInt(X509_V_FLAG_CRL_CHECK | X509_V_FLAG_CRL_CHECK_ALL)
             X509_STORE_CTX_set0_crls(context, crls.handle)
@@ -46,6 +49,9 @@ final class OpenSSLStoreContext {
         }
         // Level 0: key sizes and digest strength are the core's policy, not OpenSSL's.
         X509_VERIFY_PARAM_set_auth_level(param, 0)
+        // Name constraints never apply to the subject CN here: whether they do is a profile rule of the core
+        // (webpki.name-constraints-cn); OpenSSL would otherwise apply them whenever the leaf has no DNS SAN.
+        X509_VERIFY_PARAM_set_hostflags(param, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT))
         X509_VERIFY_PARAM_set_time(param, time_t(date.timeIntervalSince1970.rounded(.down)))
         // No purpose, no trust setting, no host: X509_STORE_CTX_init leaves them unset.
     }

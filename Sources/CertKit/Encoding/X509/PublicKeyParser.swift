@@ -31,7 +31,7 @@ enum PublicKeyParser {
             algorithm = .rsa(modulusBits: try rsaModulusBits(keyBits.bytes))
         case ecPublicKey:
             guard let parameters, parameters.tag == DERTag.objectIdentifier else {
-                algorithm = .ec(curve: "explicit", bits: pointBits(keyBits.bytes))
+                algorithm = .ec(curve: PublicKeyInfo.explicitCurve, bits: pointBits(keyBits.bytes))
                 break
             }
             let curveOID = try parameters.objectIdentifier()

@@ -3,7 +3,8 @@
 ///   policy rejects them);
 /// - ``TrustRules/rsaModulusMinimum``: an RSA modulus of at least 2048 bits;
 /// - ``TrustRules/rsaModulusMultipleOf8``: an RSA modulus size divisible by 8;
-/// - ``TrustRules/ecdsaNamedCurve``: P-256, P-384 or P-521 by OID (explicit parameters rejected).
+/// - ``TrustRules/ecdsaNamedCurve``: P-256, P-384 or P-521 (explicit parameters are rejected in every profile,
+///   ``TrustRules/ecNamedCurve``).
 /// KeySize is what trustd records for a key type or size its policy does not allow.
 public struct PublicKeyProfileCheck: PathCheck {
     /// The curves the Baseline Requirements allow (certkit's names for them).
@@ -18,7 +19,8 @@ public struct PublicKeyProfileCheck: PathCheck {
             if bits < 2048 { return TrustRules.rsaModulusMinimum }
             return bits % 8 == 0 ? nil : TrustRules.rsaModulusMultipleOf8
         case .ec(let curve, _):
-            return allowedCurves.contains(curve) ? nil : TrustRules.ecdsaNamedCurve
+            // Explicit parameters are certkit.ec-named-curve, in every profile.
+            return allowedCurves.contains(curve) || curve == PublicKeyInfo.explicitCurve ? nil : TrustRules.ecdsaNamedCurve
         case .dsa, .ed25519, .ed448, .other:
             return TrustRules.keyAlgorithm
         }

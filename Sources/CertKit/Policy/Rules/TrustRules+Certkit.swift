@@ -29,6 +29,10 @@ extension TrustRules {
     public static let weakKey = TrustRule(
         "certkit.weak-key", .weakKeySize, everyProfile, "Apple trustd WeakKeySize",
         "no RSA or DSA key below 1024 bits, no EC key below 160 bits (fatal)")
+    /// Explicit EC parameters.
+    public static let ecNamedCurve = TrustRule(
+        "certkit.ec-named-curve", .keySize, everyProfile, "RFC 5480 §2.1.1; CVE-2020-0601; OpenSSL 3",
+        "an EC key names its curve by OID: explicit curve parameters are rejected under every policy")
     /// SHA-1 under TLS.
     public static let tlsHashFloor = TrustRule(
         "certkit.tls-sha1", .signatureHashAlgorithms, everyProfile, "Apple trustd SignatureHashAlgorithms",
@@ -80,7 +84,7 @@ extension TrustRules {
 
     /// certkit's rules.
     static let certkitRules: [TrustRule] = [
-        criticalExtensions, malformedExtension, extendedKeyUsagePurpose, peerName, email, weakSignature, weakKey,
+        criticalExtensions, malformedExtension, extendedKeyUsagePurpose, peerName, email, weakSignature, weakKey, ecNamedCurve,
         tlsHashFloor, tlsKeySize, pin, distrust, untrustedRoot, missingIntermediate, signature, revocation,
         crlValidation, pathBuildingLimit, libraryVerdict, backendError,
     ]

@@ -30,7 +30,7 @@ extension TrustRules {
     /// Named curves P-256, P-384, P-521.
     public static let ecdsaNamedCurve = TrustRule(
         "webpki.ecdsa-named-curve", .keySize, webPKIOnly, "CA/B BR §6.1.5, §7.1.3.1.2",
-        "an ECDSA key is on P-256, P-384 or P-521, named by OID (explicit curve parameters are rejected)")
+        "an ECDSA key is on P-256, P-384 or P-521 (explicit curve parameters are rejected in every profile: certkit.ec-named-curve)")
     /// RSA and ECDSA only.
     public static let keyAlgorithm = TrustRule(
         "webpki.key-algorithm", .keySize, webPKIOnly, "CA/B BR §6.1.5, §7.1.3.1; pyca/cryptography webpki policy",
