@@ -277,9 +277,16 @@ struct OpenSSLBackendExtensionTests {
         return try backend.verify(path, anchors: store, at: date("2030-06-01"), crls: crls)
     }
 
-    @Test func unknownCriticalExtension() throws {
-        let findings = try verify(["leaf-crit", "int", "root"].map(pki.certificate))
-        #expect(failures(findings) == [0: [.criticalExtensions]])
+    /// Which critical extensions are acceptable is the core's rule (certkit.critical-extensions): OpenSSL runs with
+    /// X509_V_FLAG_IGNORE_CRITICAL, as GnuTLS runs with GNUTLS_VERIFY_IGNORE_UNKNOWN_CRIT_EXTENSIONS.
+    @Test func unknownCriticalExtensionIsTheCoresRule() throws {
+        let certificates = try ["leaf-crit", "int", "root"].map(pki.certificate)
+        #expect(failures(try verify(certificates)) == [:])
+        let core = CorePolicy.findings(for: PathContext(
+            path: CandidatePath(certificates: certificates, endsAtAnchor: true), policy: .basicX509,
+            date: date("2030-06-01")))
+        #expect(core.checks[0].contains(.criticalExtensions))
+        #expect(core.rule(for: .criticalExtensions, at: 0) == TrustRules.criticalExtensions)
     }
 
     @Test func nameConstraintViolationOnTheViolatingCertificate() throws {
