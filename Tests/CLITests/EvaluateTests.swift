@@ -184,6 +184,36 @@ struct EvaluateOptionTests {
         #expect(try policy(["--host", "localhost"]) == .ssl(server: true, name: .dns("localhost"), profile: .apple))
         #expect(try policy(["--policy", "ssl-client"]) == .ssl(server: false, name: nil, profile: .apple))
         #expect(try policy(["--email", "a@b.example"]) == .email(address: "a@b.example", profile: .apple))
+        #expect(try policy(["--profile", "webpki", "--host", "a.example"]) == .ssl(server: true, name: .dns("a.example"), profile: .webpki))
+        #expect(try policy(["--profile", "rfc5280"]) == .basicX509)
+        #expect(try policy(["--policy", "ssl-client", "--host", "a.example"]) == .ssl(server: false, name: .dns("a.example"), profile: .apple))
+        #expect(try policy(["--policy", "ssl-client", "--email", "u@a.example", "--host", "a.example", "--ip", "10.0.0.1",
+                            "--email", "v@a.example", "--profile", "webpki"])
+            == .sslClient(identities: [.dnsName("a.example"), .ipAddress([10, 0, 0, 1]), .email("u@a.example"),
+                                       .email("v@a.example")], profile: .webpki))
+    }
+
+    @Test("--max-depth counts intermediates: 0 accepts a leaf issued by the anchor")
+    func maxDepthZero() throws {
+        let parsed = try ArgumentParser.parse(
+            ["--max-depth", "0"] + Self.anchors + [Self.chain], options: EvaluateCommand.options, command: "evaluate")
+        #expect(try EvaluateOptions(parsed, registry: .standard).maxDepth == 0)
+        #expect(EvaluateCommand.help.contains("maximum intermediates"))
+    }
+
+    @Test("the text verdict says which --profile drops the failed rule")
+    func profileHint() throws {
+        var report = try EvaluateRenderingTests.report(.recoverableTrustFailure, checks: [[.extendedKeyUsage], [], []], error: TrustError(
+            check: .extendedKeyUsage, certificateIndex: 0, message: "m", rule: TrustRules.serverAuthRequired))
+        #expect(EvaluateTextRenderer.verdict(report).hasSuffix("; use --profile rfc5280 or --profile webpki to drop this rule"))
+        report.error?.rule = TrustRules.rsaModulusMultipleOf8
+        report.policy = .ssl(server: true, name: nil, profile: .webpki)
+        #expect(EvaluateTextRenderer.verdict(report).hasSuffix("; use --profile apple or --profile rfc5280 to drop this rule"))
+        report.error?.rule = TrustRules.validity
+        #expect(!EvaluateTextRenderer.verdict(report).contains("--profile"))
+        report.error?.rule = TrustRules.serialNumber
+        report.policy = .basicX509
+        #expect(!EvaluateTextRenderer.verdict(report).contains("--profile"))
     }
 
     @Test("--system-roots adds the system bundle and clears anchorsOnly; no --anchors needed")
