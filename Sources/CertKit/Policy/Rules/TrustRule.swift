@@ -33,7 +33,7 @@ public struct TrustRule: Sendable, Hashable, CustomStringConvertible {
     /// True when every profile enforces the rule.
     public var isUniversal: Bool { profiles.count == TrustProfile.allCases.count }
 
-    /// The enforcing profiles in ``TrustProfile/allCases`` order.
+    /// The enforcing profiles in the order of `TrustProfile.allCases`.
     public var orderedProfiles: [TrustProfile] { TrustProfile.allCases.filter(profiles.contains) }
 
     /// How the rule is named in messages: `rule webpki.rsa-modulus-multiple-of-8 (profile webpki)`,
