@@ -20,7 +20,7 @@ enum EvaluateCommand: Command {
                "rule set: apple (default for ssl/email; Apple's trustd), rfc5280 (RFC 5280 as written; always for basic), webpki (CA/B Forum BRs, as browsers apply them); see Docs/Profiles.md"),
         .value("at", "ISO8601", "verify at this time instead of now (e.g. 2030-06-01)"),
         .value("max-depth", "N", "maximum intermediates in a path, leaf and anchor not counted; 0: the leaf is issued by an anchor (default 10)"),
-        .flag("system-roots", "also trust the system bundle \(EvaluateOptions.systemBundlePath)"),
+        .flag("system-roots", "also trust the system roots (SSL_CERT_FILE, else the distribution's bundle)"),
         .value("always-trust", "FILE", repeatable: true, "certificates the user always trusts (result: proceed)"),
         .value("distrust", "FILE", repeatable: true, "certificates the user distrusts (result: deny)"),
         .value("crl", "FILE", repeatable: true, "certificate revocation lists, PEM or DER"),

@@ -25,8 +25,6 @@ struct EvaluateOptions {
     var backend: BackendChoice
     var json: Bool
 
-    /// Where `--system-roots` reads the system's anchors.
-    static let systemBundlePath = "/etc/ssl/certs/ca-certificates.crt"
 
     /// Validates `arguments`.
     /// - Throws: ``CLIError/usage(_:command:)`` for any inconsistency.
@@ -170,9 +168,11 @@ struct EvaluateOptions {
     /// - Throws: ``CLIError/input(file:problem:)`` for a bad file.
     func makeEvaluation(certificates: [Certificate], context: CommandContext) throws(CLIError) -> TrustEvaluation {
         let loader = context.loader
-        var anchorCertificates = try loader.loadAll(anchors)
-        if systemRoots {
-            anchorCertificates += try loader.load(Self.systemBundlePath).certificates
+        let anchorCertificates = try loader.loadAll(anchors)
+        // The system roots are the core's (SystemTrustStore, anchorsOnly false), exactly as for a library user:
+        // never passed as app-supplied anchors.
+        if systemRoots, let problem = SystemTrustStore.problem {
+            throw .input(file: SystemTrustStore.bundlePath ?? "system roots", problem: problem)
         }
         let exceptionsValue = try exceptions.map { path throws(CLIError) -> TrustExceptions in
             let bytes = try context.reader.read(path)

@@ -22,10 +22,13 @@ struct BinaryTests {
         var stderr: String
     }
 
-    static func run(_ arguments: [String], stdin: [UInt8] = []) throws -> Outcome {
+    static func run(_ arguments: [String], stdin: [UInt8] = [], environment: [String: String] = [:]) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(executable, "build the certkit product first"))
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let input = Pipe(), output = Pipe(), error = Pipe()
         process.standardInput = input
         process.standardOutput = output
