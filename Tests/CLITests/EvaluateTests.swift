@@ -216,7 +216,7 @@ struct EvaluateOptionTests {
         #expect(!EvaluateTextRenderer.verdict(report).contains("--profile"))
     }
 
-    @Test("--system-roots adds the system bundle and clears anchorsOnly; no --anchors needed")
+    @Test("--system-roots clears anchorsOnly (the core adds the system store); no --anchors needed")
     func systemRoots() throws {
         let parsed = try ArgumentParser.parse(
             ["--system-roots", Self.chain], options: EvaluateCommand.options, command: "evaluate")
@@ -224,7 +224,8 @@ struct EvaluateOptionTests {
         let context = CommandContext(stdin: MemorySource(), stdout: MemorySink(), stderr: MemorySink(), registry: .standard)
         let evaluation = try options.makeEvaluation(context: context)
         #expect(!evaluation.anchorsOnly)
-        #expect(evaluation.anchors.count > 10)
+        #expect(evaluation.anchors.isEmpty, "the system roots are not app-supplied anchors")
+        #expect(SystemTrustStore.certificates.count > 10)
     }
 
     @Test("bad exceptions, CRL and anchor files are input errors (exit 1), also with --json")
