@@ -67,7 +67,8 @@ enum ConnectCommand: Command {
             try writer.commit()
         }
         if arguments.has("show-chain") {
-            context.stdout.write(presentedChainText(chain, target: target, library: client.name))
+            let digests = try context.registry.resolve(nil, command: name)
+            context.stdout.write(try presentedChainText(chain, target: target, library: client.name, digests: digests))
         }
         evaluation.certificates = chain
         return try EvaluateCommand.report(evaluation, options: options, context: context)
@@ -110,12 +111,17 @@ enum ConnectCommand: Command {
     }
 
     /// One line per presented certificate, in the server's order.
-    static func presentedChainText(_ chain: [Certificate], target: ConnectTarget, library: String) -> String {
+    static func presentedChainText(
+        _ chain: [Certificate], target: ConnectTarget, library: String, digests: any TrustBackend
+    ) throws(CLIError) -> String {
         var lines = ["\(DisplayText.escaped(target.description)) presented \(chain.count) certificate\(chain.count == 1 ? "" : "s") (\(library)):"]
         for (index, certificate) in chain.enumerated() {
+            let fingerprint: [UInt8]
+            do { fingerprint = try digests.digest(.sha256, of: certificate.derEncoded) } catch {
+                throw .input(file: target.description, problem: "cannot digest certificate \(index): \(error.message)")
+            }
             lines.append(
-                "  [\(index)] \(certificate.subject)  (issuer \(certificate.issuer))  sha256 "
-                    + Hex.encode(certificate.sha256Fingerprint))
+                "  [\(index)] \(certificate.subject)  (issuer \(certificate.issuer))  sha256 " + Hex.encode(fingerprint))
         }
         return lines.joined(separator: "\n") + "\n"
     }

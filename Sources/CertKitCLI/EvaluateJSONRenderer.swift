@@ -55,7 +55,7 @@ enum EvaluateJSONRenderer {
                     "index": .int(index),
                     "subject": .string(certificate.subject.description),
                     "issuer": .string(certificate.issuer.description),
-                    "sha256": .string(Hex.encode(certificate.sha256Fingerprint)),
+                    "sha256": .string(index < report.fingerprints.count ? Hex.encode(report.fingerprints[index]) : ""),
                     "notBefore": .string(DateText.iso8601(certificate.notBefore)),
                     "notAfter": .string(DateText.iso8601(certificate.notAfter)),
                     "failedChecks": .strings(

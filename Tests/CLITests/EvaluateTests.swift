@@ -154,7 +154,7 @@ struct EvaluateOptionTests {
 
     @Test("options map onto the evaluation")
     func mapping() throws {
-        let pin = SPKIPin(certificate: try sampleCertificates("server.pem")[0]).description
+        let pin = try SPKIPin(certificate: sampleCertificates("server.pem")[0], backend: Digests.backend).description
         let parsed = try ArgumentParser.parse(
             ["--host", "127.0.0.1", "--profile", "rfc5280", "--at", "2030-06-01", "--max-depth", "3", "--pin", pin,
              "--intermediates", Paths.sample("intermediate-ca.pem"), "--always-trust", Paths.sample("self-signed.pem"),

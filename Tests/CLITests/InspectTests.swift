@@ -37,8 +37,8 @@ struct InspectTests {
         #expect(text.contains("Key usage:           digitalSignature, keyEncipherment\n"))
         #expect(text.contains("Extended key usage:  serverAuth\n"))
         #expect(text.contains("basicConstraints (critical)"))
-        #expect(text.contains("SHA-256:             \(HexText.colonUppercase(certificate.sha256Fingerprint))\n"))
-        #expect(text.contains("SPKI pin:            \(SPKIPin(certificate: certificate))\n"))
+        #expect(text.contains("SHA-256:             \(HexText.colonUppercase(try Digests.sha256(certificate.derEncoded)))\n"))
+        #expect(text.contains("SPKI pin:            \(try SPKIPin(certificate: certificate, backend: Digests.backend))\n"))
     }
 
     @Test("fingerprints match the openssl command")
@@ -107,7 +107,7 @@ struct InspectTests {
         let leaf = certificates[3]
         #expect(leaf["subjectAltNames"] as? [String] == ["DNS:localhost", "IP:127.0.0.1"])
         #expect(leaf["extendedKeyUsage"] as? [String] == ["serverAuth"])
-        #expect(leaf["sha256"] as? String == Hex.encode(try sampleCertificates("server.pem")[0].sha256Fingerprint))
+        #expect(leaf["sha256"] as? String == Hex.encode(try Digests.sha256(sampleCertificates("server.pem")[0].derEncoded)))
         // Keys are sorted in the text itself, so the output is stable byte for byte.
         #expect(result.stdoutText.hasPrefix("{\n  \"certificates\": [\n    {\n      \"basicConstraints\": "))
     }

@@ -4,16 +4,16 @@ import Testing
 @Suite("Aggregation as trustd does it")
 struct PolicyAggregationTests {
     @Test func noFailureIsUnspecifiedOrProceed() {
-        #expect(TrustAggregator.result(checks: [[], []], leaf: nil, alwaysTrusted: false, exceptions: nil) == .unspecified)
-        #expect(TrustAggregator.result(checks: [[], []], leaf: nil, alwaysTrusted: true, exceptions: nil) == .proceed)
+        #expect(TrustAggregator.result(checks: [[], []], leafSHA256: nil, alwaysTrusted: false, exceptions: nil) == .unspecified)
+        #expect(TrustAggregator.result(checks: [[], []], leafSHA256: nil, alwaysTrusted: true, exceptions: nil) == .proceed)
     }
 
     @Test func fatalAndDenyAreNeverDowngraded() {
-        #expect(TrustAggregator.result(checks: [[.sslHostname, .revocation]], leaf: nil, alwaysTrusted: false, exceptions: nil) == .fatalTrustFailure)
-        #expect(TrustAggregator.result(checks: [[.temporalValidity], [.usageConstraints]], leaf: nil, alwaysTrusted: false, exceptions: nil) == .deny)
-        #expect(TrustAggregator.result(checks: [[.temporalValidity], [.usageConstraints, .weakKeySize]], leaf: nil, alwaysTrusted: true, exceptions: nil) == .fatalTrustFailure)
-        #expect(TrustAggregator.result(checks: [[.temporalValidity]], leaf: nil, alwaysTrusted: true, exceptions: nil) == .recoverableTrustFailure)
-        #expect(TrustAggregator.result(checks: [[.backendError]], leaf: nil, alwaysTrusted: false, exceptions: nil) == .otherError)
+        #expect(TrustAggregator.result(checks: [[.sslHostname, .revocation]], leafSHA256: nil, alwaysTrusted: false, exceptions: nil) == .fatalTrustFailure)
+        #expect(TrustAggregator.result(checks: [[.temporalValidity], [.usageConstraints]], leafSHA256: nil, alwaysTrusted: false, exceptions: nil) == .deny)
+        #expect(TrustAggregator.result(checks: [[.temporalValidity], [.usageConstraints, .weakKeySize]], leafSHA256: nil, alwaysTrusted: true, exceptions: nil) == .fatalTrustFailure)
+        #expect(TrustAggregator.result(checks: [[.temporalValidity]], leafSHA256: nil, alwaysTrusted: true, exceptions: nil) == .recoverableTrustFailure)
+        #expect(TrustAggregator.result(checks: [[.backendError]], leafSHA256: nil, alwaysTrusted: false, exceptions: nil) == .otherError)
     }
 
     @Test func errorPriorityThenLowestIndex() {

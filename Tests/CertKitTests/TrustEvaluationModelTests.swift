@@ -99,10 +99,12 @@ struct TrustEvaluationModelTests {
     @Test("exceptions never cover fatal or deny failures")
     func exceptionsNeverCoverFatal() throws {
         let leaf = try #require(try Self.load("valid-chain-rsa/chain.pem").first)
-        let everything = TrustExceptions(leaf: leaf, checks: Set(TrustCheck.allCases))
-        #expect(!everything.covers(leaf: leaf, failures: [.revocation]))
-        #expect(!everything.covers(leaf: leaf, failures: [.usageConstraints, .sslHostname]))
-        #expect(everything.covers(leaf: leaf, failures: [.sslHostname, .temporalValidity]))
+        let digest = try OpenSSLBackend().digest(.sha256, of: leaf.derEncoded)
+        let everything = TrustExceptions(leafSHA256: digest, checks: Set(TrustCheck.allCases))
+        #expect(!everything.covers(leafSHA256: digest, failures: [.revocation]))
+        #expect(!everything.covers(leafSHA256: digest, failures: [.usageConstraints, .sslHostname]))
+        #expect(everything.covers(leafSHA256: digest, failures: [.sslHostname, .temporalValidity]))
+        #expect(!everything.covers(leafSHA256: Array(digest.reversed()), failures: [.sslHostname]))
     }
 }
 

@@ -27,7 +27,6 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     if let certificate = try? Certificate(derEncoded: bytes) {
         _ = certificate.subject.description
         _ = certificate.extensions.subjectAlternativeNames?.map(\.description)
-        _ = certificate.sha256Fingerprint
     }
     if let crl = try? CertificateRevocationList(derEncoded: bytes) {
         _ = crl.issuer.description

@@ -132,11 +132,4 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
 
     /// True when `date` lies within `notBefore ... notAfter`.
     public func isValid(at date: Date) -> Bool { notBefore <= date && date <= notAfter }
-
-    /// SHA-256 of the DER encoding (the certificate's fingerprint).
-    public var sha256Fingerprint: [UInt8] { SHA256.hash(derEncoded) }
-    /// SHA-1 of the DER encoding.
-    public var sha1Fingerprint: [UInt8] { SHA1.hash(derEncoded) }
-    /// SHA-256 of the DER SubjectPublicKeyInfo: the value an SPKI pin compares.
-    public var spkiSHA256: [UInt8] { SHA256.hash(publicKey.derEncoded) }
 }

@@ -6,7 +6,7 @@ public enum TrustAggregator {
     /// `proceed` when an always-trust setting made the path trusted, else `unspecified`; recoverable failures
     /// covered by `exceptions` give `proceed`.
     public static func result(
-        checks: [Set<TrustCheck>], leaf: Certificate?, alwaysTrusted: Bool, exceptions: TrustExceptions?
+        checks: [Set<TrustCheck>], leafSHA256: [UInt8]?, alwaysTrusted: Bool, exceptions: TrustExceptions?
     ) -> TrustResultType {
         let failures = checks.reduce(into: Set<TrustCheck>()) { $0.formUnion($1) }
         if failures.contains(.backendError) { return .otherError }
@@ -16,7 +16,9 @@ public enum TrustAggregator {
         case .fatal: return .fatalTrustFailure
         case .deny: return .deny
         case .recoverable:
-            if let exceptions, let leaf, exceptions.covers(leaf: leaf, failures: failures) { return .proceed }
+            if let exceptions, let leafSHA256, exceptions.covers(leafSHA256: leafSHA256, failures: failures) {
+                return .proceed
+            }
             return .recoverableTrustFailure
         }
     }

@@ -158,11 +158,16 @@ public final class TrustEvaluator: Sendable {
             let usableCRLs = try revocation.check(path, crls: evaluation.crls, at: date, into: &findings)
             var perPolicy: [PathFindings] = []
             var everything = findings
+            // Pins are compared with SPKI digests from the backend's library (no digest is written by hand).
+            let spkiDigests = evaluation.pins.isEmpty ? [] : try path.certificates.map { certificate throws(BackendError) in
+                try backend.digest(.sha256, of: certificate.publicKey.derEncoded)
+            }
             for policy in policies {
                 let context = PathContext(
                     path: path, policy: policy, date: date, pins: evaluation.pins,
                     trustSettings: evaluation.trustSettings, maxDepth: evaluation.maxDepth,
-                    anchorIsAppSupplied: path.endsAtAnchor && appAnchorSet.contains(path.certificates.last!))
+                    anchorIsAppSupplied: path.endsAtAnchor && appAnchorSet.contains(path.certificates.last!),
+                    spkiDigests: spkiDigests)
                 let core = CorePolicy.findings(for: context)
                 perPolicy.append(core)
                 everything.merge(core)
@@ -193,7 +198,7 @@ public final class TrustEvaluator: Sendable {
                 continue
             }
             if result.failureCount == 0 {
-                return report(result, evaluation: evaluation, policies: policies, date: date, tried: tried,
+                return try report(result, evaluation: evaluation, policies: policies, date: date, tried: tried,
                               alwaysTrusted: alwaysTrusted.contains(candidate.certificates.last!))
             }
             if best.map({ result.rank < $0.rank }) ?? true { best = result }
@@ -216,18 +221,23 @@ public final class TrustEvaluator: Sendable {
         }
         var final = best!
         if builder.limitReached { final.common.record(TrustRules.pathBuildingLimit, at: 0) }
-        return report(final, evaluation: evaluation, policies: policies, date: date, tried: tried, alwaysTrusted: false)
+        return try report(final, evaluation: evaluation, policies: policies, date: date, tried: tried, alwaysTrusted: false)
     }
 
     private func report(
         _ attempt: Attempt, evaluation: TrustEvaluation, policies: [TrustPolicy], date: Date, tried: Int,
         alwaysTrusted: Bool
-    ) -> TrustReport {
+    ) throws(BackendError) -> TrustReport {
         let chain = attempt.path.certificates
+        // Fingerprints (and the leaf digest exceptions are bound to) come from the backend's library.
+        let fingerprints = try chain.map { certificate throws(BackendError) in
+            try backend.digest(.sha256, of: certificate.derEncoded)
+        }
         func outcome(_ findings: PathFindings, _ policy: TrustPolicy) -> (PolicyResult, rules: [[TrustCheck: [TrustRule]]]) {
             let checks = findings.checks
             let result = TrustAggregator.result(
-                checks: checks, leaf: chain.first, alwaysTrusted: alwaysTrusted, exceptions: evaluation.exceptions)
+                checks: checks, leafSHA256: fingerprints.first, alwaysTrusted: alwaysTrusted,
+                exceptions: evaluation.exceptions)
             var error: TrustError?
             if !result.isTrusted, let (check, index) = TrustAggregator.primaryFailure(checks) {
                 let rule = findings.rule(for: check, at: index) ?? TrustRules.generic(for: check)
@@ -250,9 +260,11 @@ public final class TrustEvaluator: Sendable {
             policies.indices.first { attempt.checks(forPolicy: $0)[primary.index].contains(primary.check) }
         } ?? 0
         let (overall, rules) = outcome(attempt.findings, policies[failing])
-        return TrustReport(
+        var report = TrustReport(
             result: overall.result, chain: chain, checks: overall.checks, error: overall.error, backend: backend.name,
             policy: policies[failing], verifyDate: date, pathsTried: tried, notes: attempt.notes,
             policyResults: perPolicy, rules: rules)
+        report.fingerprints = fingerprints
+        return report
     }
 }

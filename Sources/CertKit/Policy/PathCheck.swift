@@ -10,6 +10,9 @@ public struct PathContext: Sendable {
     public var date: Date
     /// SPKI pins (empty: no pinning).
     public var pins: [SPKIPin]
+    /// The SHA-256 of each path certificate's SubjectPublicKeyInfo, computed by the backend's library, when
+    /// ``pins`` are given (empty otherwise; a missing digest matches no pin).
+    public var spkiDigests: [[UInt8]]
     /// Trust settings.
     public var trustSettings: TrustSettings
     /// The most intermediates a path may have (the leaf and the anchor are not counted).
@@ -39,8 +42,9 @@ public struct PathContext: Sendable {
     public init(
         path: CandidatePath, policy: TrustPolicy, date: Date, pins: [SPKIPin] = [],
         trustSettings: TrustSettings = .none, maxDepth: Int = TrustEvaluation.defaultMaxDepth,
-        anchorIsAppSupplied: Bool = true
+        anchorIsAppSupplied: Bool = true, spkiDigests: [[UInt8]] = []
     ) {
+        self.spkiDigests = spkiDigests
         self.path = path
         self.policy = policy
         self.date = date

@@ -13,8 +13,10 @@ public struct SPKIPin: Sendable, Hashable, CustomStringConvertible {
         self.digest = bytes
     }
 
-    /// The pin of a certificate's key.
-    public init(certificate: Certificate) { self.digest = certificate.spkiSHA256 }
+    /// The pin of `certificate`'s key, its SHA-256 computed by `backend`'s library.
+    public init(certificate: Certificate, backend: any TrustBackend) throws(BackendError) {
+        self.digest = try backend.digest(.sha256, of: certificate.publicKey.derEncoded)
+    }
 
     public var description: String { "sha256/" + Base64.encode(digest) }
 }

@@ -16,10 +16,10 @@ public struct TrustExceptions: Sendable, Hashable, Codable {
     /// The recoverable checks accepted, sorted by name.
     public var checks: [TrustCheck]
 
-    /// Creates exceptions for `leaf` covering `checks`.
-    public init(leaf: Certificate, checks: Set<TrustCheck>) {
+    /// Creates exceptions for the leaf whose DER has SHA-256 `leafSHA256`, covering `checks`.
+    public init(leafSHA256: [UInt8], checks: Set<TrustCheck>) {
         self.version = 1
-        self.leafSHA256 = Hex.encode(leaf.sha256Fingerprint)
+        self.leafSHA256 = Hex.encode(leafSHA256)
         self.checks = checks.sorted()
     }
 
@@ -45,8 +45,8 @@ public struct TrustExceptions: Sendable, Hashable, Codable {
     }
 
     /// True when these exceptions cover `failures` for `leaf`.
-    public func covers(leaf: Certificate, failures: Set<TrustCheck>) -> Bool {
-        guard leafSHA256 == Hex.encode(leaf.sha256Fingerprint), !failures.isEmpty else { return false }
+    public func covers(leafSHA256 digest: [UInt8], failures: Set<TrustCheck>) -> Bool {
+        guard leafSHA256 == Hex.encode(digest), !failures.isEmpty else { return false }
         guard failures.allSatisfy(\.isExceptionAllowed) else { return false }
         return failures.isSubset(of: Set(checks))
     }

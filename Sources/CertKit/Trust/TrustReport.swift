@@ -58,6 +58,8 @@ public struct TrustReport: Sendable, Hashable {
     public var verifyDate: Date
     /// How many candidate paths were tried.
     public var pathsTried: Int
+    /// The SHA-256 of each certificate of ``chain`` (its fingerprint), computed by the backend's library.
+    public var fingerprints: [[UInt8]] = []
     /// Library and policy notes, for diagnostics.
     public var notes: [String]
     /// The outcome for each policy of the evaluation, in order, on the same ``chain`` (SecTrust's result details
@@ -101,7 +103,7 @@ public struct TrustReport: Sendable, Hashable {
     /// What `SecTrustCopyExceptions` returns: exceptions that make a later evaluation of the same leaf `proceed`
     /// despite exactly these recoverable failures. Nil unless the result is `recoverableTrustFailure`.
     public var exceptions: TrustExceptions? {
-        guard result == .recoverableTrustFailure, let leaf = chain.first else { return nil }
-        return TrustExceptions(leaf: leaf, checks: allFailures)
+        guard result == .recoverableTrustFailure, let leafSHA256 = fingerprints.first else { return nil }
+        return TrustExceptions(leafSHA256: leafSHA256, checks: allFailures)
     }
 }
