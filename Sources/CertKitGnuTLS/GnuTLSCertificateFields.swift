@@ -93,9 +93,9 @@ extension GnuTLSCertificate {
     }
 }
 
-extension GnuTLSBackend {
+extension GnuTLSBackend: LibraryFieldsReader {
     /// Imports `der` with `gnutls_x509_crt_import` and reads its fields with GnuTLS's accessors.
-    public func libraryFields(of der: [UInt8]) throws(BackendError) -> LibraryCertificateFields {
+    package func libraryFields(of der: [UInt8]) throws(BackendError) -> LibraryCertificateFields {
         try GnuTLSCertificate(der: der).libraryFields()
     }
 }

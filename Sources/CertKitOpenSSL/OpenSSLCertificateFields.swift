@@ -142,9 +142,9 @@ extension OpenSSLCertificate {
     }
 }
 
-extension OpenSSLBackend {
+extension OpenSSLBackend: LibraryFieldsReader {
     /// Parses `der` with `d2i_X509` and reads its fields with libcrypto's accessors.
-    public func libraryFields(of der: [UInt8]) throws(BackendError) -> LibraryCertificateFields {
+    package func libraryFields(of der: [UInt8]) throws(BackendError) -> LibraryCertificateFields {
         OpenSSLErrorQueue.clear()
         return try OpenSSLCertificate(der: der).libraryFields()
     }

@@ -22,9 +22,6 @@ final class InstrumentedBackend: TrustBackend {
     func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore {
         try real.prepareAnchors(anchors)
     }
-    func libraryFields(of der: [UInt8]) throws(BackendError) -> LibraryCertificateFields {
-        try real.libraryFields(of: der)
-    }
     func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
         try real.verifySignature(input)
     }

@@ -114,7 +114,7 @@ public enum GeneralName: Sendable, Hashable, CustomStringConvertible {
     case other(tag: UInt8, contents: [UInt8])
 
     /// The OpenSSL-style display form (`DNS:`, `IP:`, `email:`, `URI:`, `DirName:`, `othername:[tag]`), safe to
-    /// print: text values are escaped with ``DisplayText/escaped(_:)``, a directory name is its RFC 4514 string
+    /// print: text values are escaped with `DisplayText/escaped(_:)`, a directory name is its RFC 4514 string
     /// (escaped by the same rule). The raw value is the case's payload.
     public var description: String {
         switch self {

@@ -1,5 +1,5 @@
 /// One PEM block: its label and the decoded bytes.
-public struct PEMBlock: Sendable, Hashable {
+package struct PEMBlock: Sendable, Hashable {
     /// The label between `-----BEGIN ` and `-----`, e.g. `CERTIFICATE`.
     public let label: String
     /// The base64-decoded contents.
@@ -13,7 +13,7 @@ public struct PEMBlock: Sendable, Hashable {
 }
 
 /// PEM (RFC 7468) codec, tolerant when reading and strict when writing.
-public enum PEM {
+package enum PEM {
     /// Decodes every PEM block in `text`, ignoring text before, between and after blocks.
     /// Accepts any line width, CRLF, and spaces/tabs inside the base64.
     public static func decode(_ text: [UInt8]) throws(CertificateDecodingError) -> [PEMBlock] {

@@ -9,7 +9,7 @@
 /// verification. Least recently used handles are evicted first; a capacity of 0 disables the cache (every
 /// lookup parses). Handles come back shared: the backend must only read them (the libraries' certificate
 /// objects are safe to read from several threads, as prepared anchor stores already rely on).
-public final class CertificateHandleCache<Handle: AnyObject>: Sendable {
+package final class CertificateHandleCache<Handle: AnyObject>: Sendable {
     private struct State {
         var table: LRUCache<DERKey, Handle>
         var hits = 0

@@ -6,7 +6,7 @@ import Foundation
 /// INTEGER's content octets, times as dates, subject alternative names as ``GeneralName`` values, and EC
 /// curves by OID. Name forms a library cannot return faithfully are ``GeneralName/other(tag:contents:)``
 /// with the context tag and empty contents.
-public struct LibraryCertificateFields: Sendable, Hashable {
+package struct LibraryCertificateFields: Sendable, Hashable {
     /// The public key's algorithm as the library classifies it.
     public enum KeyAlgorithm: Sendable, Hashable, CustomStringConvertible {
         /// RSA (including RSASSA-PSS keys).

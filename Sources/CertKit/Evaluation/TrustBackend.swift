@@ -40,7 +40,7 @@ public struct CandidatePath: Sendable, Hashable {
 
 /// What was found on one candidate path: failed checks per certificate (index 0 = leaf), each with the rules
 /// (``TrustRule``) that recorded it.
-public struct PathFindings: Sendable, Hashable {
+package struct PathFindings: Sendable, Hashable {
     /// Failed checks, one set per certificate of the path.
     public var checks: [Set<TrustCheck>]
     /// For each certificate, the rules that recorded each failed check, in the order recorded (no repeats).
@@ -209,9 +209,13 @@ public protocol TrustBackend: Sendable {
     func libraryVerdict(
         on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
     ) throws(BackendError) -> [LibraryFinding]
+}
 
+/// A backend that can report a certificate's fields as its library reads them (package only: tests check that
+/// the core's parser and the library agree).
+package protocol LibraryFieldsReader: TrustBackend {
     /// Parses `der` with the library and reports the fields it reads (names, serial, validity, SAN, basic
-    /// constraints, key), so tests can check that the core's parser and the library agree.
+    /// constraints, key).
     /// - Throws: ``BackendError`` when the library refuses the certificate or a field it cannot read.
     func libraryFields(of der: [UInt8]) throws(BackendError) -> LibraryCertificateFields
 }

@@ -4,7 +4,7 @@ import Foundation
 /// the concurrent path of DESIGN §5. Prepared anchor stores are built once per anchor set and shared read-only.
 ///
 /// For each evaluation the core's ``ChainBuilder`` proposes candidate paths; each is judged by the core's rules
-/// (signatures verified by the backend, revocation from validated CRLs, ``CorePolicy``) and then by the library's
+/// (signatures verified by the backend, revocation from validated CRLs, `CorePolicy`) and then by the library's
 /// own verdict, which can only add failures; the first path with no failure wins. A path whose signature does not verify is discarded. When no path passes, the most
 /// informative failure is reported.
 public final class TrustEvaluator: Sendable {

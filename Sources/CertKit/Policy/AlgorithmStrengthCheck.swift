@@ -4,7 +4,7 @@
 ///   EC < 256 bits (`KeySize`).
 /// The anchor's own signature is not relied on, so its hash is not judged; its key is. An EC key must name its
 /// curve (``TrustRules/ecNamedCurve``: explicit parameters are `KeySize` under every policy).
-public struct AlgorithmStrengthCheck: PathCheck {
+package struct AlgorithmStrengthCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {

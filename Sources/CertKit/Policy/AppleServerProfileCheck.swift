@@ -5,7 +5,7 @@ import Foundation
 /// - the leaf must carry an extendedKeyUsage naming serverAuth itself (``TrustRules/serverAuthRequired``,
 ///   `ExtendedKeyUsage`; anyExtendedKeyUsage does not suffice);
 /// - its validity period must be at most 825 days (``TrustRules/validityPeriod``, `ValidityPeriodMaximums`).
-public struct AppleServerProfileCheck: PathCheck {
+package struct AppleServerProfileCheck: PathCheck {
     /// 2019-07-01T00:00:00Z.
     public static let ruleStart = Date(timeIntervalSince1970: 1_561_939_200)
     /// The longest validity allowed, in days.

@@ -2,7 +2,7 @@
 /// `BasicConstraintsCA`), pathLenConstraint (`BasicConstraintsPathLen`), and keyCertSign when keyUsage is
 /// present (`KeyUsage`). The anchor is held to the same rules as OpenSSL and GnuTLS hold it, except that a
 /// self-signed version 1 anchor counts as a CA (old roots are v1).
-public struct CAConstraintsCheck: PathCheck {
+package struct CAConstraintsCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {

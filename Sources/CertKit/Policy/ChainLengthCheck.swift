@@ -1,7 +1,7 @@
 /// `ChainLength` (``TrustRules/maxDepth``): the path may have at most `maxDepth` intermediates. The leaf and the
 /// anchor are not counted, so `maxDepth == 0` means the leaf must be issued by an anchor (or be one); on a path
 /// that does not reach an anchor every certificate after the leaf counts.
-public struct ChainLengthCheck: PathCheck {
+package struct ChainLengthCheck: PathCheck {
     public init() {}
 
     /// The number of intermediates on `path`.

@@ -1,5 +1,5 @@
 /// `UsageConstraints`: a certificate with a distrust setting anywhere in the path makes it `deny`.
-public struct DistrustCheck: PathCheck {
+package struct DistrustCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {

@@ -6,7 +6,7 @@
 /// profile's stricter rule — a leaf issued on or after 2019-07-01 must name serverAuth itself — is applied by
 /// ``AppleServerProfileCheck``, and the Web PKI's (every leaf names its purpose) by ``LeafExtendedKeyUsageCheck``;
 /// there anyExtendedKeyUsage does not suffice.
-public struct ExtendedKeyUsageCheck: PathCheck {
+package struct ExtendedKeyUsageCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {

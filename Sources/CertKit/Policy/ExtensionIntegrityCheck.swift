@@ -1,6 +1,6 @@
 /// Extensions every certificate must get right: no unknown critical extension (`CriticalExtensions`),
 /// no extension twice (`DuplicateExtension`), no undecodable known extension (`MalformedExtension`).
-public struct ExtensionIntegrityCheck: PathCheck {
+package struct ExtensionIntegrityCheck: PathCheck {
     /// Critical extensions certkit does not act on but accepts, as OpenSSL and GnuTLS do: policy mappings,
     /// policy constraints, inhibitAnyPolicy.
     static let toleratedCritical: Set<String> = ["2.5.29.33", "2.5.29.36", "2.5.29.54"]

@@ -7,7 +7,7 @@
 /// label (`a..b`) or looks like an IP address (``isHostName(_:)``) matches nothing, neither a dNSName nor an
 /// iPAddress entry. IP addresses are only ever matched as ``PeerName/ip(_:)`` (``PeerName/parse(_:)`` makes
 /// one from a canonical literal), against iPAddress entries of the same length and bytes.
-public enum HostnameMatcher {
+package enum HostnameMatcher {
     /// True when `name` matches one of `subjectAltNames`.
     public static func matches(_ name: PeerName, subjectAltNames: [GeneralName]) -> Bool {
         switch name {

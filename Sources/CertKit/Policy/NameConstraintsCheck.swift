@@ -8,7 +8,7 @@
 ///   type never satisfies a permitted subtree of its form.
 /// - ``TrustRules/nameConstraintsOnCommonName`` (webpki): dNSName constraints also apply to the leaf's subject
 ///   commonName when the leaf has no subjectAltName at all and the commonName is a valid host name.
-public struct NameConstraintsCheck: PathCheck {
+package struct NameConstraintsCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {

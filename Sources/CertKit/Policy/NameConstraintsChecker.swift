@@ -14,7 +14,7 @@
 /// - a malformed range (length other than 8 or 32 bytes, non-contiguous mask) permits nothing and excludes
 ///   everything; an IP name that is not 4 or 16 bytes violates any iPAddress constraint.
 /// This applies to iPAddress subjectAltNames and to the peer IP address the SSL policy matched.
-public enum NameConstraintsChecker {
+package enum NameConstraintsChecker {
     /// The names of `certificate` that `constraints` applies to: SAN entries, the subject (as a directory name,
     /// when not empty) and the subject's emailAddress attributes, plus `extraNames` (e.g. the matched host).
     public static func violations(

@@ -3,7 +3,7 @@
 /// hyphens, labels of 1–63 characters not starting or ending with a hyphen, at most 253 characters; a whole
 /// left-most `*` label is accepted as a wildcard), an rfc822Name `local@host` with a valid host, an iPAddress of
 /// 4 or 16 bytes, a URI with a scheme and a valid host.
-public enum NameSyntax {
+package enum NameSyntax {
     /// True when `name` is valid for its type; other forms (directoryName, otherName) are always valid here.
     public static func isValid(_ name: GeneralName) -> Bool {
         switch name {

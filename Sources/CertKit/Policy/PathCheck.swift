@@ -1,7 +1,7 @@
 import Foundation
 
 /// Everything a policy check needs to judge one candidate path.
-public struct PathContext: Sendable {
+package struct PathContext: Sendable {
     /// The candidate path, leaf first.
     public var path: CandidatePath
     /// The policy being checked.
@@ -57,14 +57,14 @@ public struct PathContext: Sendable {
 
 /// One concept of policy, evaluated by the core identically for every backend (DESIGN §2). A check records
 /// each failure under the ``TrustRule`` it breaks, and only for the rules the profile in force enforces.
-public protocol PathCheck: Sendable {
+package protocol PathCheck: Sendable {
     /// Records this check's failures for `context` into `findings`.
     func check(_ context: PathContext, into findings: inout PathFindings)
 }
 
 /// The core's rule set, in a fixed order (which decides the rule reported when two rules record the same check
 /// on the same certificate: the first).
-public enum CorePolicy {
+package enum CorePolicy {
     /// Every check the core applies to a candidate path.
     public static let checks: [any PathCheck] = [
         ValidityCheck(), CAConstraintsCheck(), ExtensionIntegrityCheck(), ExtendedKeyUsageCheck(),

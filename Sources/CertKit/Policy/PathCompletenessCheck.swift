@@ -1,6 +1,6 @@
 /// A path that does not end at an anchor: `AnchorTrusted` when its last certificate is self-signed (a root
 /// nobody trusts), `MissingIntermediate` when no issuer was found for it.
-public struct PathCompletenessCheck: PathCheck {
+package struct PathCompletenessCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {

@@ -5,7 +5,7 @@
 /// Under the Web PKI a wildcard dNSName whose remainder is a public suffix (`*.co.uk`, `*.github.io`) matches
 /// nothing (``TrustRules/wildcardPublicSuffix``); without a readable Public Suffix List no wildcard matches
 /// (``TrustRules/publicSuffixListAvailable``, the note names the missing file).
-public struct PeerNameCheck: PathCheck {
+package struct PeerNameCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {

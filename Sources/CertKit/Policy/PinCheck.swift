@@ -1,7 +1,7 @@
 /// SPKI SHA-256 pinning: when pins are given, the leaf or some CA in the path must match one of them (digests
 /// from the backend's library, ``PathContext/spkiDigests``);
 /// otherwise `LeafSPKISHA256` is recorded on the leaf.
-public struct PinCheck: PathCheck {
+package struct PinCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {

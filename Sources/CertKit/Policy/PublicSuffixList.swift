@@ -3,7 +3,7 @@ import Foundation
 /// The Public Suffix List (https://publicsuffix.org), ICANN and private sections, as Debian's `publicsuffix`
 /// package installs it. Loaded once, lazily and thread-safely, the first time a Web PKI evaluation meets a
 /// wildcard name (``shared``); rules are kept as A-labels so certificate names (always ASCII) compare directly.
-public struct PublicSuffixList: Sendable {
+package struct PublicSuffixList: Sendable {
     /// Where Debian's `publicsuffix` package installs the list.
     public static let defaultPath = "/usr/share/publicsuffix/public_suffix_list.dat"
 

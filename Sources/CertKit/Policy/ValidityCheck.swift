@@ -1,6 +1,6 @@
 /// `TemporalValidity` (``TrustRules/validity``): every certificate of the path, anchor included, must be valid at
 /// the verify date, both ends included (the evaluator floors the date to the second).
-public struct ValidityCheck: PathCheck {
+package struct ValidityCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {

@@ -53,7 +53,7 @@ public struct TrustExceptions: Sendable, Hashable, Codable {
 }
 
 /// Lowercase hexadecimal.
-public enum Hex {
+package enum Hex {
     /// Encodes bytes as lowercase hex.
     public static func encode(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)

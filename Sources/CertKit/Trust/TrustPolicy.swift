@@ -93,7 +93,7 @@ public enum PeerName: Sendable, Hashable, CustomStringConvertible {
     ///   `0x7f.1`), shortened forms (`127.1`), a last label that is all digits or `0x…` (the WHATWG URL
     ///   "ends in a number" rule, `host.0x10`, `a.123`), brackets (`[::1]`) and IPv6 zone ids (`fe80::1%eth0`).
     ///   Other parsers read those as IP addresses, so certkit must not match them against DNS names (a
-    ///   dNSName `*.2.3.4` must not cover `1.2.3.4.`): ``HostnameMatcher`` matches such a DNS name against
+    ///   dNSName `*.2.3.4` must not cover `1.2.3.4.`): `HostnameMatcher` matches such a DNS name against
     ///   nothing, and the SSL policy reports `SSLHostname`.
     public static func parse(_ text: String) -> PeerName {
         if let bytes = IPAddressParsing.parse(text) { return .ip(bytes) }

@@ -1,5 +1,5 @@
 /// OpenSSL-style short names for attribute types, as used in RFC 4514 strings.
-public enum AttributeNames {
+package enum AttributeNames {
     /// Short name by dotted OID.
     public static let shortNames: [String: String] = [
         "2.5.4.3": "CN", "2.5.4.4": "SN", "2.5.4.5": "serialNumber", "2.5.4.6": "C", "2.5.4.7": "L",

@@ -18,7 +18,7 @@
 /// Two renderings share that rule: ``escaped(_:)`` for free text, and the RFC 4514 string of a distinguished
 /// name (``DistinguishedName/description``), which writes the same scalars as RFC 4514 hex pairs of their
 /// UTF-8 bytes (`\1B`, `\E2\80\AE`) so that the name stays valid RFC 4514.
-public enum DisplayText {
+package enum DisplayText {
     /// True when `scalar` must not be shown raw (see the type's documentation for the list).
     public static func needsEscaping(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value

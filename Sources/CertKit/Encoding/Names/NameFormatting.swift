@@ -26,7 +26,7 @@ enum NameFormatting {
     }
 
     /// RFC 4514 §2.4 escaping: `"+,;<>\` anywhere, `#` and space at the start, space at the end, and every
-    /// scalar that ``DisplayText/needsEscaping(_:)`` (controls, bidi and other format characters) as hex pairs
+    /// scalar that `DisplayText/needsEscaping(_:)` (controls, bidi and other format characters) as hex pairs
     /// of its UTF-8 bytes (`\1B`, `\C2\9B`, `\E2\80\AE`), so the string is safe to print and still RFC 4514.
     static func escape(_ value: String) -> String {
         let scalars = Array(value.unicodeScalars)

@@ -1,5 +1,5 @@
 /// Base64 (RFC 4648) codec over byte arrays, table-driven.
-public enum Base64 {
+package enum Base64 {
     static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Sextet values by character; 0xFF for characters outside the alphabet, 0xFE for whitespace, 0xFD for `=`.

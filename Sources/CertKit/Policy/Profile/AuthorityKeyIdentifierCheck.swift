@@ -4,7 +4,7 @@
 /// - ``TrustRules/authorityKeyIdentifierNotCritical``: it is never critical;
 /// - ``TrustRules/rootAuthorityKeyIdentifier`` (webpki): a self-signed anchor's authorityKeyIdentifier, when
 ///   present, holds only a keyIdentifier, equal to its own subjectKeyIdentifier.
-public struct AuthorityKeyIdentifierCheck: PathCheck {
+package struct AuthorityKeyIdentifierCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {

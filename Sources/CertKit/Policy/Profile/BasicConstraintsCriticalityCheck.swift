@@ -1,6 +1,6 @@
 /// `BasicConstraints` (``TrustRules/caBasicConstraintsCritical``): a certificate asserting cA marks
 /// basicConstraints critical (RFC 5280 §4.2.1.9).
-public struct BasicConstraintsCriticalityCheck: PathCheck {
+package struct BasicConstraintsCriticalityCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {

@@ -2,7 +2,7 @@
 /// is one of its subjectAltNames, byte for byte in canonical form (CA/B BR §7.1.4.3): the text of an iPAddress
 /// entry (IPv4 dotted quad without leading zeros, IPv6 in RFC 5952 form), or a dNSName compared
 /// case-insensitively as ASCII (so a U-label commonName never matches its A-label).
-public struct CommonNameInSANCheck: PathCheck {
+package struct CommonNameInSANCheck: PathCheck {
     public init() {}
 
     /// True when `commonName` is the canonical text of one of `names`.

@@ -4,7 +4,7 @@
 ///   and subjectInfoAccess are not (RFC 5280 §4.2.1.8, §4.2.1.14, §4.2.1.15, §4.2.2.2);
 /// - ``TrustRules/subjectAltNameCriticality`` (webpki): subjectAltName is critical only when the subject is empty.
 /// (basicConstraints, key identifiers, name and policy constraints and extendedKeyUsage have their own checks.)
-public struct ExtensionCriticalityCheck: PathCheck {
+package struct ExtensionCriticalityCheck: PathCheck {
     /// Extensions RFC 5280 says MUST NOT be critical, besides those with their own check.
     static let neverCritical: Set<String> = [
         ExtensionOID.subjectDirectoryAttributes, ExtensionOID.freshestCRL, ExtensionOID.subjectInfoAccess,

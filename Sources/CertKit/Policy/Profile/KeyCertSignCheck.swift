@@ -1,6 +1,6 @@
 /// `KeyUsage` (``TrustRules/keyCertSignRequiresCA``): a certificate that does not assert cA does not assert
 /// keyCertSign (RFC 5280 §4.2.1.3).
-public struct KeyCertSignCheck: PathCheck {
+package struct KeyCertSignCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {

@@ -1,7 +1,7 @@
 /// `IdLinkage` (``TrustRules/keyIdentifierLinkage``): a certificate whose authorityKeyIdentifier keyIdentifier
 /// differs from its issuer's subjectKeyIdentifier is not issued by it. ``ChainBuilder`` never makes such a link,
 /// so this check only guards against a path that was built some other way.
-public struct KeyIdentifierLinkageCheck: PathCheck {
+package struct KeyIdentifierLinkageCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {

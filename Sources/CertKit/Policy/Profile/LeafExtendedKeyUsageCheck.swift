@@ -3,7 +3,7 @@
 ///   serverAuth or clientAuth, whichever the policy checks; anyExtendedKeyUsage alone is not enough;
 /// - ``TrustRules/extendedKeyUsageNotCritical``: no certificate marks extendedKeyUsage critical;
 /// - ``TrustRules/rootWithoutExtendedKeyUsage``: a self-signed anchor carries no extendedKeyUsage.
-public struct LeafExtendedKeyUsageCheck: PathCheck {
+package struct LeafExtendedKeyUsageCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {

@@ -1,5 +1,5 @@
 /// `NotCA` (``TrustRules/leafNotCA``, webpki): a certificate asserting cA is never accepted as the (issued) leaf.
-public struct LeafNotCACheck: PathCheck {
+package struct LeafNotCACheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {

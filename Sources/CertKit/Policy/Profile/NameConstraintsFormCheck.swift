@@ -3,7 +3,7 @@
 /// (``TrustRules/nameConstraintsCritical``, rfc5280 only: the Web PKI and Apple accept the non-critical form),
 /// with neither permitted nor excluded subtrees (``TrustRules/nameConstraintsNotEmpty``), or with a dNSName
 /// subtree that starts with a period (``TrustRules/nameConstraintsDNSForm``).
-public struct NameConstraintsFormCheck: PathCheck {
+package struct NameConstraintsFormCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {

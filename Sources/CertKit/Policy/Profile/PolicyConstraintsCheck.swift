@@ -6,7 +6,7 @@
 ///   keeps the other side; no certificatePolicies empties it). explicit_policy starts at n + 1 and drops by one
 ///   after each non-self-issued certificate; a requireExplicitPolicy of r lowers it to r. A certificate where it
 ///   has reached 0 while the set is empty fails.
-public struct PolicyConstraintsCheck: PathCheck {
+package struct PolicyConstraintsCheck: PathCheck {
     static let anyPolicy = "2.5.29.32.0"
 
     public init() {}

@@ -6,7 +6,7 @@
 /// - ``TrustRules/ecdsaNamedCurve``: P-256, P-384 or P-521 (explicit parameters are rejected in every profile,
 ///   ``TrustRules/ecNamedCurve``).
 /// KeySize is what trustd records for a key type or size its policy does not allow.
-public struct PublicKeyProfileCheck: PathCheck {
+package struct PublicKeyProfileCheck: PathCheck {
     /// The curves the Baseline Requirements allow (certkit's names for them).
     static let allowedCurves: Set<String> = ["prime256v1", "secp384r1", "secp521r1"]
 

@@ -1,7 +1,7 @@
 /// `SubjectKeyID`: every certificate asserting cA carries a subjectKeyIdentifier
 /// (``TrustRules/subjectKeyIdentifierInCA``), and none marks it critical
 /// (``TrustRules/subjectKeyIdentifierNotCritical``), RFC 5280 §4.2.1.2.
-public struct SubjectKeyIdentifierCheck: PathCheck {
+package struct SubjectKeyIdentifierCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {

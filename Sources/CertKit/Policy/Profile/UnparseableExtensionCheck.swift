@@ -1,7 +1,7 @@
 /// `UnparseableExtension` (``TrustRules/unparseableExtension``, trustd's name): the extensions certkit decodes
 /// only for policy processing (policyConstraints, inhibitAnyPolicy) decode. (An undecodable extension certkit
 /// understands is `MalformedExtension`.)
-public struct UnparseableExtensionCheck: PathCheck {
+package struct UnparseableExtensionCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {

@@ -1,7 +1,7 @@
 /// One rule of a verification profile: what it requires, where that is written, which profiles enforce it and
 /// the check it records when a certificate breaks it.
 ///
-/// Every failure the core records names its rule (``PathFindings/rules``, ``TrustError/rule``), so a report
+/// Every failure the core records names its rule (`PathFindings/rules`, ``TrustError/rule``), so a report
 /// says not only *what* failed (the Apple check name) but *which rule* of *which profile* made it fail. The
 /// catalog of rules is ``TrustRules``; Docs/Profiles.md lists it.
 public struct TrustRule: Sendable, Hashable, CustomStringConvertible {
