@@ -8,7 +8,7 @@ import Foundation
 /// nextUpdate, and no critical extension certkit does not implement. The certificate is `Revocation` (fatal) when
 /// a valid CRL lists its serial; when CRLs were given for its issuer and none validates, it is
 /// `RevocationResponseRequired`. An invalid CRL never masks a valid one; no exception covers either check.
-/// Under a profile that enforces ``TrustRules/crlNumber`` (rfc5280), a CRL must also carry a non-critical
+/// Under a profile that enforces `TrustRules/crlNumber` (rfc5280), a CRL must also carry a non-critical
 /// cRLNumber (RFC 5280 §5.2.3).
 struct RevocationCheck {
     let backend: any TrustBackend

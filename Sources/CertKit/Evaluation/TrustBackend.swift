@@ -65,7 +65,7 @@ package struct PathFindings: Sendable, Hashable {
         if let note { notes.append("[\(index)] \(check.name) (\(rule.id)): \(note)") }
     }
 
-    /// Records `check` on certificate `index` under its generic rule (``TrustRules/generic(for:)``).
+    /// Records `check` on certificate `index` under its generic rule (`TrustRules/generic(for:)`).
     public mutating func record(_ check: TrustCheck, at index: Int, note: String? = nil) {
         record(TrustRules.generic(for: check), as: check, at: index, note: note)
     }

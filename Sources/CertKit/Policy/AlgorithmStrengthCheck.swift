@@ -3,7 +3,7 @@
 /// - recoverable under the SSL policies: SHA-1 signatures (`SignatureHashAlgorithms`), RSA < 2048 or
 ///   EC < 256 bits (`KeySize`).
 /// The anchor's own signature is not relied on, so its hash is not judged; its key is. An EC key must name its
-/// curve (``TrustRules/ecNamedCurve``: explicit parameters are `KeySize` under every policy).
+/// curve (`TrustRules/ecNamedCurve`: explicit parameters are `KeySize` under every policy).
 package struct AlgorithmStrengthCheck: PathCheck {
     public init() {}
 

@@ -2,9 +2,9 @@ import Foundation
 
 /// Apple's SSL server rules (profile `apple`), for leaves issued on or after 2019-07-01 that chain to an
 /// app-supplied anchor:
-/// - the leaf must carry an extendedKeyUsage naming serverAuth itself (``TrustRules/serverAuthRequired``,
+/// - the leaf must carry an extendedKeyUsage naming serverAuth itself (`TrustRules/serverAuthRequired`,
 ///   `ExtendedKeyUsage`; anyExtendedKeyUsage does not suffice);
-/// - its validity period must be at most 825 days (``TrustRules/validityPeriod``, `ValidityPeriodMaximums`).
+/// - its validity period must be at most 825 days (`TrustRules/validityPeriod`, `ValidityPeriodMaximums`).
 package struct AppleServerProfileCheck: PathCheck {
     /// 2019-07-01T00:00:00Z.
     public static let ruleStart = Date(timeIntervalSince1970: 1_561_939_200)

@@ -1,4 +1,4 @@
-/// `ChainLength` (``TrustRules/maxDepth``): the path may have at most `maxDepth` intermediates. The leaf and the
+/// `ChainLength` (`TrustRules/maxDepth`): the path may have at most `maxDepth` intermediates. The leaf and the
 /// anchor are not counted, so `maxDepth == 0` means the leaf must be issued by an anchor (or be one); on a path
 /// that does not reach an anchor every certificate after the leaf counts.
 package struct ChainLengthCheck: PathCheck {

@@ -1,12 +1,12 @@
-/// `NameConstraints` over the whole path (``TrustRules/nameConstraints``, RFC 5280 §4.2.1.10): each CA's
+/// `NameConstraints` over the whole path (`TrustRules/nameConstraints`, RFC 5280 §4.2.1.10): each CA's
 /// constraints apply to every certificate below it (self-issued intermediates excepted), and, under the SSL and
 /// email policies, to the name that was actually matched. A violation is recorded on the certificate whose name
 /// violates it.
 ///
 /// Profile differences:
-/// - ``TrustRules/nameConstraintsValidNames`` (rfc5280, webpki): a subjectAltName that is not a valid name of its
+/// - `TrustRules/nameConstraintsValidNames` (rfc5280, webpki): a subjectAltName that is not a valid name of its
 ///   type never satisfies a permitted subtree of its form.
-/// - ``TrustRules/nameConstraintsOnCommonName`` (webpki): dNSName constraints also apply to the leaf's subject
+/// - `TrustRules/nameConstraintsOnCommonName` (webpki): dNSName constraints also apply to the leaf's subject
 ///   commonName when the leaf has no subjectAltName at all and the commonName is a valid host name.
 package struct NameConstraintsCheck: PathCheck {
     public init() {}

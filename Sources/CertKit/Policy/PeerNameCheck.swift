@@ -1,10 +1,10 @@
-/// `SSLHostname` / `Email`: the leaf must carry the peer's name (``TrustRules/peerName``, ``TrustRules/email``).
+/// `SSLHostname` / `Email`: the leaf must carry the peer's name (`TrustRules/peerName`, `TrustRules/email`).
 /// DNS and IP names come from the subjectAltName only (no CN fallback); email addresses from rfc822Name SAN
 /// entries or the subject's emailAddress attribute. A client policy with several identities needs one of them.
 ///
 /// Under the Web PKI a wildcard dNSName whose remainder is a public suffix (`*.co.uk`, `*.github.io`) matches
-/// nothing (``TrustRules/wildcardPublicSuffix``); without a readable Public Suffix List no wildcard matches
-/// (``TrustRules/publicSuffixListAvailable``, the note names the missing file).
+/// nothing (`TrustRules/wildcardPublicSuffix`); without a readable Public Suffix List no wildcard matches
+/// (`TrustRules/publicSuffixListAvailable`, the note names the missing file).
 package struct PeerNameCheck: PathCheck {
     public init() {}
 

@@ -1,4 +1,4 @@
-/// `TemporalValidity` (``TrustRules/validity``): every certificate of the path, anchor included, must be valid at
+/// `TemporalValidity` (`TrustRules/validity`): every certificate of the path, anchor included, must be valid at
 /// the verify date, both ends included (the evaluator floors the date to the second).
 package struct ValidityCheck: PathCheck {
     public init() {}

@@ -60,7 +60,7 @@ public enum TrustPolicy: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Which rule set (verification profile) an evaluation applies. Every rule lives once in the core
-/// (``TrustRules``) and says which profiles enforce it; Docs/Profiles.md has the table.
+/// (`TrustRules`) and says which profiles enforce it; Docs/Profiles.md has the table.
 public enum TrustProfile: String, Sendable, Hashable, CaseIterable {
     /// Apple's trustd: path validation plus Apple's own rules (serverAuth EKU and the 825-day limit for TLS
     /// server leaves issued on or after 2019-07-01, NonEmptySubject, PolicyConstraints, UnparseableExtension).

@@ -1,8 +1,8 @@
 /// `AuthorityKeyID`: the authorityKeyIdentifier rules.
-/// - ``TrustRules/authorityKeyIdentifierPresent``: every version 3 certificate but the anchor and self-signed
+/// - `TrustRules/authorityKeyIdentifierPresent`: every version 3 certificate but the anchor and self-signed
 ///   ones carries an authorityKeyIdentifier with a keyIdentifier (RFC 5280 §4.2.1.1);
-/// - ``TrustRules/authorityKeyIdentifierNotCritical``: it is never critical;
-/// - ``TrustRules/rootAuthorityKeyIdentifier`` (webpki): a self-signed anchor's authorityKeyIdentifier, when
+/// - `TrustRules/authorityKeyIdentifierNotCritical`: it is never critical;
+/// - `TrustRules/rootAuthorityKeyIdentifier` (webpki): a self-signed anchor's authorityKeyIdentifier, when
 ///   present, holds only a keyIdentifier, equal to its own subjectKeyIdentifier.
 package struct AuthorityKeyIdentifierCheck: PathCheck {
     public init() {}

@@ -1,4 +1,4 @@
-/// `BasicConstraints` (``TrustRules/caBasicConstraintsCritical``): a certificate asserting cA marks
+/// `BasicConstraints` (`TrustRules/caBasicConstraintsCritical`): a certificate asserting cA marks
 /// basicConstraints critical (RFC 5280 §4.2.1.9).
 package struct BasicConstraintsCriticalityCheck: PathCheck {
     public init() {}

@@ -1,4 +1,4 @@
-/// `SubjectCommonName` (``TrustRules/commonNameInSAN``, webpki): every subject commonName of the (issued) leaf
+/// `SubjectCommonName` (`TrustRules/commonNameInSAN`, webpki): every subject commonName of the (issued) leaf
 /// is one of its subjectAltNames, byte for byte in canonical form (CA/B BR §7.1.4.3): the text of an iPAddress
 /// entry (IPv4 dotted quad without leading zeros, IPv6 in RFC 5952 form), or a dNSName compared
 /// case-insensitively as ASCII (so a U-label commonName never matches its A-label).

@@ -1,8 +1,8 @@
 /// `ExtensionCriticality`: extensions whose critical flag the RFC or the BRs fix.
-/// - ``TrustRules/authorityInfoAccessNotCritical``: authorityInfoAccess is not critical (RFC 5280 §4.2.2.1);
-/// - ``TrustRules/extensionCriticality``: inhibitAnyPolicy is critical; subjectDirectoryAttributes, freshestCRL
+/// - `TrustRules/authorityInfoAccessNotCritical`: authorityInfoAccess is not critical (RFC 5280 §4.2.2.1);
+/// - `TrustRules/extensionCriticality`: inhibitAnyPolicy is critical; subjectDirectoryAttributes, freshestCRL
 ///   and subjectInfoAccess are not (RFC 5280 §4.2.1.8, §4.2.1.14, §4.2.1.15, §4.2.2.2);
-/// - ``TrustRules/subjectAltNameCriticality`` (webpki): subjectAltName is critical only when the subject is empty.
+/// - `TrustRules/subjectAltNameCriticality` (webpki): subjectAltName is critical only when the subject is empty.
 /// (basicConstraints, key identifiers, name and policy constraints and extendedKeyUsage have their own checks.)
 package struct ExtensionCriticalityCheck: PathCheck {
     /// Extensions RFC 5280 says MUST NOT be critical, besides those with their own check.

@@ -1,4 +1,4 @@
-/// `KeyUsage` (``TrustRules/keyCertSignRequiresCA``): a certificate that does not assert cA does not assert
+/// `KeyUsage` (`TrustRules/keyCertSignRequiresCA`): a certificate that does not assert cA does not assert
 /// keyCertSign (RFC 5280 §4.2.1.3).
 package struct KeyCertSignCheck: PathCheck {
     public init() {}

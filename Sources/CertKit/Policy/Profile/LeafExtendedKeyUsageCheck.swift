@@ -1,8 +1,8 @@
 /// `ExtendedKeyUsage` under the Web PKI:
-/// - ``TrustRules/leafExtendedKeyUsage``: under the SSL policies the (issued) leaf carries extendedKeyUsage with
+/// - `TrustRules/leafExtendedKeyUsage`: under the SSL policies the (issued) leaf carries extendedKeyUsage with
 ///   serverAuth or clientAuth, whichever the policy checks; anyExtendedKeyUsage alone is not enough;
-/// - ``TrustRules/extendedKeyUsageNotCritical``: no certificate marks extendedKeyUsage critical;
-/// - ``TrustRules/rootWithoutExtendedKeyUsage``: a self-signed anchor carries no extendedKeyUsage.
+/// - `TrustRules/extendedKeyUsageNotCritical`: no certificate marks extendedKeyUsage critical;
+/// - `TrustRules/rootWithoutExtendedKeyUsage`: a self-signed anchor carries no extendedKeyUsage.
 package struct LeafExtendedKeyUsageCheck: PathCheck {
     public init() {}
 

@@ -1,4 +1,4 @@
-/// `NotCA` (``TrustRules/leafNotCA``, webpki): a certificate asserting cA is never accepted as the (issued) leaf.
+/// `NotCA` (`TrustRules/leafNotCA`, webpki): a certificate asserting cA is never accepted as the (issued) leaf.
 package struct LeafNotCACheck: PathCheck {
     public init() {}
 

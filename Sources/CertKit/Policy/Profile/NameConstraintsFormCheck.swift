@@ -1,8 +1,8 @@
 /// `NameConstraints` on the certificate that carries them, when the extension itself breaks RFC 5280 §4.2.1.10:
-/// in a certificate that does not assert cA (``TrustRules/nameConstraintsInCAOnly``), not critical
-/// (``TrustRules/nameConstraintsCritical``, rfc5280 only: the Web PKI and Apple accept the non-critical form),
-/// with neither permitted nor excluded subtrees (``TrustRules/nameConstraintsNotEmpty``), or with a dNSName
-/// subtree that starts with a period (``TrustRules/nameConstraintsDNSForm``).
+/// in a certificate that does not assert cA (`TrustRules/nameConstraintsInCAOnly`), not critical
+/// (`TrustRules/nameConstraintsCritical`, rfc5280 only: the Web PKI and Apple accept the non-critical form),
+/// with neither permitted nor excluded subtrees (`TrustRules/nameConstraintsNotEmpty`), or with a dNSName
+/// subtree that starts with a period (`TrustRules/nameConstraintsDNSForm`).
 package struct NameConstraintsFormCheck: PathCheck {
     public init() {}
 

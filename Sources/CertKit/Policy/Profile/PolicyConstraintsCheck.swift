@@ -1,6 +1,6 @@
 /// `PolicyConstraints`, as trustd checks it:
-/// - ``TrustRules/policyConstraintsCritical`` (rfc5280): policyConstraints is critical (RFC 5280 §4.2.1.11);
-/// - ``TrustRules/explicitPolicy`` (apple, rfc5280): RFC 5280 §6.1's explicit_policy, without policy mappings.
+/// - `TrustRules/policyConstraintsCritical` (rfc5280): policyConstraints is critical (RFC 5280 §4.2.1.11);
+/// - `TrustRules/explicitPolicy` (apple, rfc5280): RFC 5280 §6.1's explicit_policy, without policy mappings.
 ///   Going down from the certificate below the anchor to the leaf, the set of valid policies starts as
 ///   {anyPolicy} and becomes the intersection with each certificate's certificatePolicies (anyPolicy in either
 ///   keeps the other side; no certificatePolicies empties it). explicit_policy starts at n + 1 and drops by one

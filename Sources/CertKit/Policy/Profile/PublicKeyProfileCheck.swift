@@ -1,10 +1,10 @@
 /// `KeySize` for the Web PKI's key rules, on every certificate of the path (anchor included), under every policy:
-/// - ``TrustRules/keyAlgorithm``: RSA or ECDSA only (no DSA; no Ed25519 or Ed448, as pyca/cryptography's Web PKI
+/// - `TrustRules/keyAlgorithm`: RSA or ECDSA only (no DSA; no Ed25519 or Ed448, as pyca/cryptography's Web PKI
 ///   policy rejects them);
-/// - ``TrustRules/rsaModulusMinimum``: an RSA modulus of at least 2048 bits;
-/// - ``TrustRules/rsaModulusMultipleOf8``: an RSA modulus size divisible by 8;
-/// - ``TrustRules/ecdsaNamedCurve``: P-256, P-384 or P-521 (explicit parameters are rejected in every profile,
-///   ``TrustRules/ecNamedCurve``).
+/// - `TrustRules/rsaModulusMinimum`: an RSA modulus of at least 2048 bits;
+/// - `TrustRules/rsaModulusMultipleOf8`: an RSA modulus size divisible by 8;
+/// - `TrustRules/ecdsaNamedCurve`: P-256, P-384 or P-521 (explicit parameters are rejected in every profile,
+///   `TrustRules/ecNamedCurve`).
 /// KeySize is what trustd records for a key type or size its policy does not allow.
 package struct PublicKeyProfileCheck: PathCheck {
     /// The curves the Baseline Requirements allow (certkit's names for them).

@@ -1,4 +1,4 @@
-/// `SerialNumber` (``TrustRules/serialNumber``): every certificate's serial number is positive, not zero and at
+/// `SerialNumber` (`TrustRules/serialNumber`): every certificate's serial number is positive, not zero and at
 /// most 20 octets long (RFC 5280 §4.1.2.2). A 20-octet value whose first bit is set is encoded in 21 octets with
 /// a leading zero; that is still 20 octets of value.
 package struct SerialNumberCheck: PathCheck {

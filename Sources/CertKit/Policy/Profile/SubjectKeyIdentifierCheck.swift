@@ -1,6 +1,6 @@
 /// `SubjectKeyID`: every certificate asserting cA carries a subjectKeyIdentifier
-/// (``TrustRules/subjectKeyIdentifierInCA``), and none marks it critical
-/// (``TrustRules/subjectKeyIdentifierNotCritical``), RFC 5280 §4.2.1.2.
+/// (`TrustRules/subjectKeyIdentifierInCA`), and none marks it critical
+/// (`TrustRules/subjectKeyIdentifierNotCritical`), RFC 5280 §4.2.1.2.
 package struct SubjectKeyIdentifierCheck: PathCheck {
     public init() {}
 

@@ -1,6 +1,6 @@
 /// `NonEmptySubject`, as trustd checks it: a CA certificate (an issuer in the path, or any certificate asserting
-/// cA) has a non-empty subject (``TrustRules/caSubjectNotEmpty``, RFC 5280 §4.1.2.6), and any other certificate
-/// with an empty subject carries a critical subjectAltName (``TrustRules/emptySubjectCriticalSAN``, §4.2.1.6).
+/// cA) has a non-empty subject (`TrustRules/caSubjectNotEmpty`, RFC 5280 §4.1.2.6), and any other certificate
+/// with an empty subject carries a critical subjectAltName (`TrustRules/emptySubjectCriticalSAN`, §4.2.1.6).
 package struct SubjectNameCheck: PathCheck {
     public init() {}
 

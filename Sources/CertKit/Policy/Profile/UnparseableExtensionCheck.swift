@@ -1,4 +1,4 @@
-/// `UnparseableExtension` (``TrustRules/unparseableExtension``, trustd's name): the extensions certkit decodes
+/// `UnparseableExtension` (`TrustRules/unparseableExtension`, trustd's name): the extensions certkit decodes
 /// only for policy processing (policyConstraints, inhibitAnyPolicy) decode. (An undecodable extension certkit
 /// understands is `MalformedExtension`.)
 package struct UnparseableExtensionCheck: PathCheck {

@@ -3,7 +3,7 @@
 ///
 /// Every failure the core records names its rule (`PathFindings/rules`, ``TrustError/rule``), so a report
 /// says not only *what* failed (the Apple check name) but *which rule* of *which profile* made it fail. The
-/// catalog of rules is ``TrustRules``; Docs/Profiles.md lists it.
+/// catalog of rules is `TrustRules`; Docs/Profiles.md lists it.
 public struct TrustRule: Sendable, Hashable, CustomStringConvertible {
     /// The stable identifier, `<origin>.<name>`: `rfc5280.` for RFC 5280 rules, `webpki.` for CA/Browser Forum
     /// and root-program rules, `apple.` for Apple's own, `certkit.` for certkit's (trust settings, pins, the

@@ -1,6 +1,6 @@
 /// The catalog of every rule the core enforces, by origin (RFC 5280, Web PKI, Apple, certkit). Docs/Profiles.md
 /// lists the same table with the fixture that proves each rule; a test keeps the two in step.
-public enum TrustRules {
+package enum TrustRules {
     /// Every profile.
     static let everyProfile = Set(TrustProfile.allCases)
 
