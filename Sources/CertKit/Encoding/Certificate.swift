@@ -80,8 +80,10 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     public var extensions: CertificateExtensions { storage.extensions }
 
     /// Parses a DER-encoded certificate. The input must be exactly one certificate: trailing bytes are an error.
-    public init(derEncoded: [UInt8]) throws(CertificateDecodingError) {
-        self = try X509Parser.parseCertificate(derEncoded)
+    /// - Throws: ``CertificateDecodingError``; of kind ``CertificateDecodingError/Kind/limitExceeded`` when the
+    ///   certificate exceeds `limits` (attributes per name, extensions, size).
+    public init(derEncoded: [UInt8], limits: Limits = .default) throws(CertificateDecodingError) {
+        self = try X509Parser.parseCertificate(derEncoded, limits: limits)
     }
 
     /// Memberwise initializer used by the parser.
