@@ -1,22 +1,23 @@
-/// Keeps text quoted from an input short and on one line, so that an error about a hostile input is one
-/// short line whatever the input holds (a 1 MB PEM label, a 100 KB OID, 80,000 distinct labels).
+/// Keeps text quoted from an input short, so that an error about a hostile input is one short line whatever the
+/// input holds (a 1 MB PEM label, a 100 KB OID, 80,000 distinct labels). Showing it safely (control and format
+/// characters escaped) is ``DisplayText``'s job, at the point where text is printed.
 public enum MessageText {
     /// The longest piece of input quoted in a message (a label, an OID, a name).
     public static let quoteLimit = 64
 
-    /// `text` with control characters replaced by spaces and cut to `limit` characters (ending in `…`).
+    /// `text` cut to `limit` Unicode scalars, ending in `…` when it was longer.
     public static func line(_ text: String, limit: Int = quoteLimit) -> String {
-        var out = ""
+        var out = String.UnicodeScalarView()
         var count = 0
         for scalar in text.unicodeScalars {
             if count == limit {
                 out.append("…")
-                return out
+                return String(out)
             }
-            out.unicodeScalars.append(scalar.value < 0x20 || scalar.value == 0x7F ? " " : scalar)
+            out.append(scalar)
             count += 1
         }
-        return out
+        return String(out)
     }
 
     /// One short summary of many items: up to `shown` of them (each clipped), then how many more, e.g.
