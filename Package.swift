@@ -70,7 +70,8 @@ let package = Package(
         // The conformance scenario model, shared by the conformance and CLI tests.
         .target(name: "CertKitTestSupport", dependencies: ["CertKit"], path: "Tests/Support"),
 
-        .testTarget(name: "CertKitTests", dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS"]),
+        .testTarget(
+            name: "CertKitTests", dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS", "CertKitTestSupport"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS", "CertKitCLI", "CertKitTestSupport"]
