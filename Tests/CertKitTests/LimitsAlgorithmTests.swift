@@ -41,10 +41,23 @@ struct LimitsAlgorithmTests {
             return .uri(pick(["https://", "ldap://u@", "mailto:", "http://"], &random) + host(&random)
                 + pick(["", ":443", "/path", "?q"], &random))
         case 4:
-            let family = random.next() % 2 == 0 ? 4 : 16
-            let bytes = (0..<family).map { _ in pick([0, 10, 255, 128] as [UInt8], &random) }
+            // IPv4, IPv6, IPv4-mapped IPv6, and (rarely) a length that is neither.
+            let shape = random.next() % 8
+            var bytes: [UInt8]
+            switch shape {
+            case 0...2: bytes = (0..<4).map { _ in pick([0, 10, 192, 168, 255, 8] as [UInt8], &random) }
+            case 3, 4: bytes = (0..<16).map { _ in pick([0, 0x20, 0x01, 0x0d, 0xb8, 255] as [UInt8], &random) }
+            case 5, 6:
+                bytes = [UInt8](repeating: 0, count: 10) + [255, 255]
+                    + (0..<4).map { _ in pick([0, 10, 192, 168, 8] as [UInt8], &random) }
+            default: bytes = [10, 0, 0]
+            }
             if !base { return .ipAddress(bytes) }
-            let mask = (0..<family).map { _ in pick([0, 255, 255, 240] as [UInt8], &random) }
+            let masks: [[UInt8]] = bytes.count == 4
+                ? [[255, 0, 0, 0], [255, 255, 0, 0], [0, 0, 0, 0], [255, 255, 255, 255], [255, 0, 255, 0]]
+                : [[UInt8](repeating: 255, count: 12) + [255, 0, 0, 0], [UInt8](repeating: 0, count: 16),
+                   [UInt8](repeating: 255, count: 16), [255, 255] + [UInt8](repeating: 0, count: 14)]
+            let mask = bytes.count == 3 ? [255, 0, 0] : pick(masks, &random)
             return .ipAddress(bytes + mask)
         default:
             let values = ["Example", "EXAMPLE ", "other", "ex  ample"]

@@ -6,7 +6,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// OpenSSL, counting the paths it is asked to verify.
+/// A real backend, counting the work it is asked to do on paths (signature checks and library verdicts).
 final class CountingBackend: TrustBackend {
     let real: any TrustBackend
     let verifications = Atomic<Int>(0)
@@ -22,11 +22,18 @@ final class CountingBackend: TrustBackend {
         try real.prepareAnchors(anchors)
     }
     func libraryFields(of der: [UInt8]) throws(BackendError) -> LibraryCertificateFields { try real.libraryFields(of: der) }
-    func verify(
-        _ path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
-    ) throws(BackendError) -> PathFindings {
+    func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
         verifications.add(1, ordering: .relaxed)
-        return try real.verify(path, anchors: anchors, at: date, crls: crls)
+        return try real.verifySignature(input)
+    }
+    func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
+        real.librarySignatureDigest(of: certificate)
+    }
+    func libraryVerdict(
+        on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
+    ) throws(BackendError) -> [LibraryFinding] {
+        verifications.add(1, ordering: .relaxed)
+        return try real.libraryVerdict(on: path, anchors: anchors, at: date, crls: crls)
     }
 }
 

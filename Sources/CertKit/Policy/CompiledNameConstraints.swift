@@ -44,7 +44,7 @@ struct CompiledNameConstraints: Sendable {
             let lowered = address.lowercased()
             return permitted.email.allows(lowered) && !excluded.email.matches(lowered)
         case .ipAddress(let address):
-            return permitted.allowsIP(address) && !excluded.matchesIP(address)
+            return NameConstraintsChecker.isAllowed(ipAddress: address, permitted: permitted.ip, excluded: excluded.ip)
         case .directoryName(let name):
             let rdns = DirectoryBase.folded(name)
             if !permitted.directories.isEmpty && !permitted.directories.contains(where: { $0.isPrefix(of: rdns) }) {
@@ -61,8 +61,8 @@ struct CompiledNameConstraints: Sendable {
         var dns = HostBases()
         var uri = HostBases()
         var email = EmailBases()
-        var ipv4: [[UInt8]] = []
-        var ipv6: [[UInt8]] = []
+        /// iPAddress ranges, nil where malformed (one form across families; see ``NameConstraintsChecker``).
+        var ip: [IPAddressRange?] = []
         var directories: [DirectoryBase] = []
 
         /// True when some base has the form of `name` (iPAddress is one form across families).
@@ -71,7 +71,7 @@ struct CompiledNameConstraints: Sendable {
             case .dnsName: !dns.isEmpty
             case .uri: !uri.isEmpty
             case .email: !email.isEmpty
-            case .ipAddress: !ipv4.isEmpty || !ipv6.isEmpty
+            case .ipAddress: !ip.isEmpty
             case .directoryName: !directories.isEmpty
             case .other: false
             }
@@ -83,26 +83,11 @@ struct CompiledNameConstraints: Sendable {
                 case .dnsName(let name): dns.add(HostnameMatcher.normalize(name))
                 case .uri(let name): uri.add(HostnameMatcher.normalize(name))
                 case .email(let name): email.add(name.lowercased())
-                case .ipAddress(let range) where range.count == 8: ipv4.append(range)
-                case .ipAddress(let range) where range.count == 32: ipv6.append(range)
+                case .ipAddress: ip.append(NameConstraintsChecker.ipRange(base) ?? nil)
                 case .directoryName(let name): directories.append(DirectoryBase(name))
                 default: break
                 }
             }
-        }
-
-        private func ranges(for address: [UInt8]) -> [[UInt8]] {
-            address.count == 4 ? ipv4 : address.count == 16 ? ipv6 : []
-        }
-
-        /// No range of the address's family, or one that holds it.
-        func allowsIP(_ address: [UInt8]) -> Bool {
-            let candidates = ranges(for: address)
-            return candidates.isEmpty || candidates.contains { NameConstraintsChecker.within(.ipAddress(address), subtree: .ipAddress($0)) }
-        }
-
-        func matchesIP(_ address: [UInt8]) -> Bool {
-            ranges(for: address).contains { NameConstraintsChecker.within(.ipAddress(address), subtree: .ipAddress($0)) }
         }
     }
 }

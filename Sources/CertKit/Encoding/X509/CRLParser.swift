@@ -37,6 +37,7 @@ enum CRLParser {
             nextUpdate = try fields.next()?.time()
         }
         var unsupported: [String] = []
+        var seenUnsupported = OIDSet()  // entries may carry many distinct OIDs: no linear search per entry
         var revoked: Set<[UInt8]> = []
         if let entries = try fields.readIfPresent(DERTag.sequence) {
             // Count the entries by their headers first: a CRL over the bound is refused before any is decoded.
@@ -56,7 +57,7 @@ enum CRLParser {
                 _ = try date.time()
                 if let entryExtensions = try entryFields.readIfPresent(DERTag.sequence) {
                     for (oid, critical) in try extensionHeaders(entryExtensions)
-                    where critical && !understoodEntryExtensions.contains(oid) && !unsupported.contains(oid) {
+                    where critical && !understoodEntryExtensions.contains(oid) && seenUnsupported.insert(oid) {
                         unsupported.append(oid)
                     }
                 }
@@ -77,7 +78,7 @@ enum CRLParser {
                     hasCRLNumber = true
                     isCRLNumberCritical = critical
                 }
-                if critical && !understoodCRLExtensions.contains(oid) && !unsupported.contains(oid) { unsupported.append(oid) }
+                if critical && !understoodCRLExtensions.contains(oid) && seenUnsupported.insert(oid) { unsupported.append(oid) }
             }
         }
         try fields.expectEnd("tbsCertList")
