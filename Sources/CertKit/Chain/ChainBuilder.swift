@@ -7,7 +7,7 @@ import Foundation
 /// certificate, anchors come first, then AKI/SKI matches, then certificates valid at the verify date. No
 /// certificate appears twice in a path (by DER, or by subject and key). Work is bounded by the path-building
 /// bounds of ``Limits`` (depth, expansions, candidates, queue, issuer comparisons); each lookup by name is a
-/// dictionary lookup (or a scan of at most ``IssuerIndex/linearSearchLimit`` certificates).
+/// dictionary lookup (or a scan of a few dozen certificates).
 public struct ChainBuilder: Sendable {
     /// The path-building bounds are part of the library-wide ``CertKit/Limits``.
     public typealias Limits = CertKit.Limits
