@@ -1,38 +1,29 @@
-// libFuzzer entry point over certkit's decoders. Built with -DFUZZING by Scripts/fuzz.sh; without that flag
-// this is a plain executable that prints how to run the fuzzer. The file is always parsed as a library
-// (SwiftPM sees `@main`), so it has no top-level code in either configuration.
-import CertKit
+// libFuzzer entry point over everything in certkit that takes bytes from outside. Built with -DFUZZING by
+// Scripts/fuzz.sh; without that flag this is a plain executable that replays files through a target (for
+// reproducing an artifact without the sanitizers). The file is always parsed as a library (SwiftPM sees
+// `@main` and no main.swift), so it has no top-level code in either configuration.
+import Foundation
 #if FUZZING
 import Glibc
 #endif
 
 #if FUZZING
-/// Feeds one input to every decoder; any crash, trap or sanitizer report is a bug.
+/// The target chosen by CERTKIT_FUZZ_TARGET (see ``FuzzTarget``), read once.
+let selectedTarget: FuzzTarget = {
+    let name = ProcessInfo.processInfo.environment["CERTKIT_FUZZ_TARGET"] ?? ""
+    guard let target = FuzzTarget(rawValue: name) else {
+        FileHandle.standardError.write(Data(
+            "CERTKIT_FUZZ_TARGET must be one of: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: " "))\n".utf8))
+        exit(2)
+    }
+    return target
+}()
+
+/// Feeds one input to the selected target; any crash, trap or sanitizer report is a bug.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data else { return 0 }
-    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    if let blocks = try? PEM.decode(bytes) {
-        for block in blocks { _ = PEM.encode(block.bytes, label: block.label) }
-    }
-    if let bundle = try? CertificateBundle.decode(bytes) {
-        for certificate in bundle.certificates {
-            _ = certificate.description
-            _ = certificate.issuer.description
-            _ = certificate.isSelfIssued
-            _ = certificate.extensions.subjectAlternativeNames?.map(\.description)
-            _ = certificate.extensions.nameConstraints?.permitted.map(\.description)
-        }
-    }
-    if let certificate = try? Certificate(derEncoded: bytes) {
-        _ = certificate.subject.description
-        _ = certificate.extensions.subjectAlternativeNames?.map(\.description)
-    }
-    if let crl = try? CertificateRevocationList(derEncoded: bytes) {
-        _ = crl.issuer.description
-    }
-    _ = Base64.decode(String(decoding: bytes, as: UTF8.self))
-    if size <= 64 { _ = PeerName.parse(String(decoding: bytes, as: UTF8.self)).description }
+    selectedTarget.run(Array(UnsafeBufferPointer(start: data, count: size)))
     return 0
 }
 
@@ -46,17 +37,31 @@ func LLVMFuzzerRunDriver(
 #endif
 
 /// The entry point. With FUZZING it hands control to libFuzzer (which parses the command line); without it,
-/// it explains how to build the real fuzzer.
+/// `CertKitFuzz TARGET FILE...` runs each file through the target once.
 @main
 enum CertKitFuzz {
     static func main() {
         #if FUZZING
+        _ = selectedTarget
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
         let status = LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOneInput(data, size) }
         exit(status)
         #else
-        print("usage: Scripts/fuzz.sh [SECONDS]  (builds CertKitFuzz with -DFUZZING and libFuzzer, then runs it)")
+        let arguments = CommandLine.arguments.dropFirst()
+        guard let name = arguments.first, let target = FuzzTarget(rawValue: name) else {
+            print("usage: CertKitFuzz TARGET FILE...   (targets: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: " ")))")
+            print("       Scripts/fuzz.sh builds the real fuzzer (libFuzzer + AddressSanitizer)")
+            return
+        }
+        for path in arguments.dropFirst() {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                print("\(path): cannot read")
+                continue
+            }
+            target.run([UInt8](data))
+            print("\(path): ok")
+        }
         #endif
     }
 }

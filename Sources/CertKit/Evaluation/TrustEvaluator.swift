@@ -65,15 +65,15 @@ public final class TrustEvaluator: Sendable {
                 result: .otherError, chain: [], checks: [], error: nil, backend: backend.name,
                 policy: policies[0], verifyDate: date, pathsTried: 0, notes: ["no certificate to evaluate"])
         }
-        if let excess = EvaluationBudget.excess(of: evaluation, limits: limits) {
-            var common = PathFindings(count: 1)
-            common.record(.resourceLimit, at: 0)
-            let refused = Attempt(
-                path: CandidatePath(certificates: [leaf], endsAtAnchor: false), common: common,
-                perPolicy: policies.map { _ in PathFindings(count: 1) }, notes: [excess])
-            return report(refused, evaluation: evaluation, policies: policies, date: date, tried: 0, alwaysTrusted: false)
-        }
         do {
+            if let excess = EvaluationBudget.excess(of: evaluation, limits: limits) {
+                var common = PathFindings(count: 1)
+                common.record(.resourceLimit, at: 0)
+                let refused = Attempt(
+                    path: CandidatePath(certificates: [leaf], endsAtAnchor: false), common: common,
+                    perPolicy: policies.map { _ in PathFindings(count: 1) }, notes: [excess])
+                return try report(refused, evaluation: evaluation, policies: policies, date: date, tried: 0, alwaysTrusted: false)
+            }
             return try evaluate(evaluation, leaf: leaf, policies: policies, date: date)
         } catch {
             let rule = TrustRules.backendError
