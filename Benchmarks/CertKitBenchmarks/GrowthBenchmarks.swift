@@ -14,7 +14,7 @@ struct GrowthBenchmarks {
 
     static let unbounded = Limits(
         maxInputBytes: 1 << 30, maxPEMBlocks: .max, maxCertificatesPerInput: .max, maxAttributesPerName: .max,
-        maxExtensionsPerCertificate: .max, maxCRLEntries: .max, maxPoolCertificates: .max, maxAnchors: .max)
+        maxExtensionsPerCertificate: .max, maxCRLEntries: .max, maxCRLs: .max, maxPoolCertificates: .max, maxAnchors: .max)
 
     func runParsing(spki: [UInt8]) {
         for shape in GrowthInputs.Shape.allCases {

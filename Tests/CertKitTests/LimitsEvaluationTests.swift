@@ -83,7 +83,7 @@ struct LimitsEvaluationTests {
         #expect(backend.verifications.load(ordering: .relaxed) > 0)
     }
 
-    @Test("too many anchors or CRL entries: refused")
+    @Test("too many anchors, CRLs or CRL entries: refused")
     func anchorAndCRLBounds() throws {
         let chain = try ConcurrencyFixtures.certificates("revoked-leaf/chain.pem")
         let root = try ConcurrencyFixtures.certificates("revoked-leaf/root-rsa.pem")
@@ -95,6 +95,10 @@ struct LimitsEvaluationTests {
         Self.expectRefused(
             TrustEvaluator(backend: backend, limits: Self.limits { $0.maxAnchors = 2 }).evaluate(evaluation), naming: "maxAnchors")
         let entries = crl.revokedSerialNumbers.count
+        var twice = evaluation
+        twice.crls = [crl, crl]
+        Self.expectRefused(
+            TrustEvaluator(backend: backend, limits: Self.limits { $0.maxCRLs = 1 }).evaluate(twice), naming: "maxCRLs")
         Self.expectRefused(
             TrustEvaluator(backend: backend, limits: Self.limits { $0.maxCRLEntries = entries - 1 }).evaluate(evaluation),
             naming: "maxCRLEntries")

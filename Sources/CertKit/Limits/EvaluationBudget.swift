@@ -4,7 +4,7 @@ enum EvaluationBudget {
     /// Notes explaining a resource limit start with this, so the reported error can quote them.
     static let notePrefix = "resource limit: "
 
-    /// Why `evaluation` must not be evaluated at all (too many pool certificates, anchors or CRL entries),
+    /// Why `evaluation` must not be evaluated at all (too many pool certificates, anchors, CRLs or CRL entries),
     /// or nil.
     static func excess(of evaluation: TrustEvaluation, limits: Limits) -> String? {
         let pool = max(0, evaluation.certificates.count - 1) + evaluation.additionalIntermediates.count
@@ -16,6 +16,9 @@ enum EvaluationBudget {
         let anchors = evaluation.anchors.count + settings.alwaysTrust.count + settings.distrust.count + system
         if anchors > limits.maxAnchors {
             return note("\(anchors) anchors and trust-setting certificates, more than Limits.maxAnchors (\(limits.maxAnchors))")
+        }
+        if evaluation.crls.count > limits.maxCRLs {
+            return note("\(evaluation.crls.count) CRLs, more than Limits.maxCRLs (\(limits.maxCRLs))")
         }
         let entries = evaluation.crls.reduce(0) { $0 + $1.revokedSerialNumbers.count }
         if entries > limits.maxCRLEntries {

@@ -27,6 +27,7 @@
 /// | ``maxAttributesPerName`` | 64 | attributes in one name, over all its RDNs |
 /// | ``maxExtensionsPerCertificate`` | 64 | extensions of one certificate or CRL |
 /// | ``maxCRLEntries`` | 250,000 | revoked entries of one CRL, and of all CRLs of one evaluation |
+/// | ``maxCRLs`` | 1,000 | CRLs given to one evaluation (each may cost a signature verification) |
 /// | ``maxPoolCertificates`` | 10,000 | presented certificates after the leaf plus extra intermediates |
 /// | ``maxAnchors`` | 10,000 | anchors, always-trust certificates and (when used) the system bundle |
 /// | ``maxNameConstraintComparisons`` | 2^20 | names × name constraints over one candidate path |
@@ -50,6 +51,9 @@ public struct Limits: Sendable, Hashable {
     public var maxExtensionsPerCertificate: Int
     /// The most revoked entries of one CRL; also bounds the entries of all CRLs given to one evaluation.
     public var maxCRLEntries: Int
+    /// The most CRLs given to one evaluation (an evaluation bound: each CRL naming an issuer of the path costs a
+    /// signature verification).
+    public var maxCRLs: Int
 
     // MARK: Evaluation (fatal ResourceLimit)
 
@@ -80,7 +84,7 @@ public struct Limits: Sendable, Hashable {
     public init(
         maxInputBytes: Int = 32 << 20, maxPEMBlocks: Int = 10_000, maxCertificatesPerInput: Int = 10_000,
         maxAttributesPerName: Int = 64, maxExtensionsPerCertificate: Int = 64, maxCRLEntries: Int = 250_000,
-        maxPoolCertificates: Int = 10_000, maxAnchors: Int = 10_000, maxNameConstraintComparisons: Int = 1 << 20,
+        maxCRLs: Int = 1_000, maxPoolCertificates: Int = 10_000, maxAnchors: Int = 10_000, maxNameConstraintComparisons: Int = 1 << 20,
         maxDepth: Int = 10, maxExpansions: Int = 2_000, maxCandidates: Int = 32, maxQueued: Int = 20_000,
         maxIssuerComparisons: Int = 1 << 16
     ) {
@@ -90,6 +94,7 @@ public struct Limits: Sendable, Hashable {
         self.maxAttributesPerName = maxAttributesPerName
         self.maxExtensionsPerCertificate = maxExtensionsPerCertificate
         self.maxCRLEntries = maxCRLEntries
+        self.maxCRLs = maxCRLs
         self.maxPoolCertificates = maxPoolCertificates
         self.maxAnchors = maxAnchors
         self.maxNameConstraintComparisons = maxNameConstraintComparisons

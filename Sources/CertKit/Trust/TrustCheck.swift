@@ -42,7 +42,7 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
     case signature = "Signature"
     /// The path building work limit was reached.
     case pathBuildingLimit = "PathBuildingLimit"
-    /// A bound of ``Limits`` on the evaluation was exceeded (pool, anchors, CRL entries, name-constraint
+    /// A bound of ``Limits`` on the evaluation was exceeded (pool, anchors, CRLs, CRL entries, name-constraint
     /// comparisons): the work was not done, so the result is a fatal failure no exception can cover.
     case resourceLimit = "ResourceLimit"
     /// The backend failed (allocation, internal error): `otherError`.
