@@ -102,7 +102,7 @@ enum BundleDecoder {
     }
 
     /// "no certificate found (only ...)": what was found instead, as one short line whatever the input holds
-    /// (the first few labels by number of blocks, then how many other labels).
+    /// (the first few labels in order of appearance, then how many blocks carry the other labels).
     private static func noCertificate(skipped: [String], sawPKCS7: Bool) -> CertificateDecodingError {
         if sawPKCS7 { return CertificateDecodingError(.noCertificate, "no certificate found (the PKCS#7 bundle holds none)") }
         var counts: [String: Int] = [:]
