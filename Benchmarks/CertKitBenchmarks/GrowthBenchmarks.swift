@@ -30,7 +30,7 @@ struct GrowthBenchmarks {
                     benchmark: "growth parse \(shape.rawValue)", backend: "certkit",
                     case: "\(der.count / 1024) KB certificate", nanosecondsPerOp: nanoseconds))
             }
-            emit("  growth: parse \(shape.rawValue): ×\(Self.format(Self.ratioPerTenfold(points))) per 10× size")
+            emit("  growth: parse \(shape.rawValue): \(Self.describe(points))")
         }
     }
 
@@ -52,7 +52,16 @@ struct GrowthBenchmarks {
             points.append((Double(size), nanoseconds))
             report.add(row("growth pool", kind, "\(size) certificates", nanoseconds))
         }
-        emit("  growth: evaluate, pool 10 → 100,000 (\(kind)): ×\(Self.format(Self.ratioPerTenfold(points))) per 10× size")
+        emit("  growth: evaluate, pool 10 → 100,000 (\(kind)): \(Self.describe(points))")
+    }
+
+    /// The fitted ratio per 10× size, then the ratio between each pair of neighbouring sizes (normalized to 10×).
+    static func describe(_ points: [(size: Double, nanoseconds: Double)]) -> String {
+        let steps = zip(points, points.dropFirst()).map { low, high in
+            pow(high.nanoseconds / low.nanoseconds, 1 / log10(high.size / low.size))
+        }
+        return "×\(format(ratioPerTenfold(points))) per 10× size (fitted; step by step: "
+            + steps.map { "×" + format($0) }.joined(separator: ", ") + ")"
     }
 
     /// 10^slope of the least-squares line through (log10 size, log10 time).

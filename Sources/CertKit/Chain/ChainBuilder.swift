@@ -123,7 +123,11 @@ struct IssuerIndex: Sendable {
         let order: Int
     }
 
-    private var bySubject: [NameKey: [Entry]] = [:]
+    /// The last entry (index into `all`) of each subject name; `previousWithSubject[i]` is the entry before `all[i]`
+    /// with the same subject, or -1. One dictionary slot per distinct name and no array per name: indexing a pool
+    /// of 100,000 certificates costs one hash and no allocation per certificate.
+    private var lastWithSubject: [NameKey: Int] = [:]
+    private var previousWithSubject: [Int] = []
     private var byFoldedSubject: [FoldedNameKey: [Entry]]?
     private var all: [Entry] = []
 
@@ -137,18 +141,29 @@ struct IssuerIndex: Sendable {
         var seen = Set<Certificate>(minimumCapacity: unique ? 0 : certificates.count)
         all.reserveCapacity(certificates.count)
         let indexed = certificates.count > Self.linearSearchLimit
+        if indexed {
+            lastWithSubject.reserveCapacity(certificates.count)
+            previousWithSubject.reserveCapacity(certificates.count)
+        }
         for (order, certificate) in certificates.enumerated() where unique || seen.insert(certificate).inserted {
-            let entry = Entry(certificate: certificate, order: order)
-            if indexed { bySubject[NameKey(certificate.subject), default: []].append(entry) }
-            all.append(entry)
+            if indexed {
+                previousWithSubject.append(lastWithSubject.updateValue(all.count, forKey: NameKey(certificate.subject)) ?? -1)
+            }
+            all.append(Entry(certificate: certificate, order: order))
         }
         if foldedNames { buildFoldedIndex() }
     }
 
     /// The entries whose subject is `name`, byte for byte.
     func exactSubject(_ name: DistinguishedName) -> [Entry] {
-        if all.count > Self.linearSearchLimit { return bySubject[NameKey(name)] ?? [] }
-        return all.filter { $0.certificate.hasSubject(exactly: name) }
+        guard all.count > Self.linearSearchLimit else { return all.filter { $0.certificate.hasSubject(exactly: name) } }
+        var entries: [Entry] = []
+        var index = lastWithSubject[NameKey(name)] ?? -1
+        while index >= 0 {
+            entries.append(all[index])
+            index = previousWithSubject[index]
+        }
+        return entries.reversed()
     }
 
     /// The entries whose subject matches `key` by the RFC 5280 §7.1 comparison.
