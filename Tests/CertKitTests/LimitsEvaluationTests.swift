@@ -184,7 +184,7 @@ struct LimitsEvaluationTests {
     @Test("GnuTLS makes an anchor's trust list when a path first ends there, and keeps a bounded number")
     func gnutlsListsOnDemand() throws {
         let anchors = try Self.certificates(
-            AdversarialMatrix.expand(try AdversarialMatrix.load().recipe("anchors-2000", "anchors", count: 300)))
+            AdversarialMatrix.expand(try AdversarialMatrix.load().recipe("anchors-1000", "anchors", count: 300)))
         let store = try GnuTLSAnchorStore(anchors: anchors)
         #expect(store.keptListCount == 0)
         #expect(try store.makeTrustList(for: anchors[0].derEncoded) != nil)
