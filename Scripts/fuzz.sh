@@ -11,12 +11,12 @@
 #   Scripts/fuzz.sh --list                       the targets
 #
 # Inputs up to 1 MB (-max_len=1048576); an input taking more than 1 s is a failure (-timeout=1), slow units are
-# reported (-report_slow_units=1). libFuzzer runs in fork mode so that a timeout is recorded without ending the run,
-# and every timeout artifact is run again at the end: one that then finishes in time was a scheduling stall (on a
-# busy shared machine) and is moved to .build/fuzz/artifacts/TARGET/stalls/; one that times out again is a failure. The committed corpus Tests/Fuzz/Corpus/TARGET seeds every run (regenerate
-# its seeds with Scripts/fixtures/make-fuzz-corpus.py); what libFuzzer finds goes to .build/fuzz/corpus/TARGET,
-# crashes, leaks, timeouts and OOMs to .build/fuzz/artifacts/TARGET/, logs to .build/fuzz/TARGET.log (all
-# ignored by git). Reproduce an artifact with `.build/fuzz/release/CertKitFuzz ARTIFACT` and
+# reported (-report_slow_units=1). A timeout or slow unit is run again alone: if it then finishes in time it was a
+# scheduling stall of a busy shared machine (moved to .build/fuzz/artifacts/TARGET/stalls/) and fuzzing resumes for
+# the rest of the time; if it is slow again it is a finding. The committed corpus Tests/Fuzz/Corpus/TARGET seeds
+# every run (regenerate its seeds with Scripts/fixtures/make-fuzz-corpus.py); what libFuzzer finds goes to
+# .build/fuzz/corpus/TARGET, crashes, leaks, timeouts and OOMs to .build/fuzz/artifacts/TARGET/, logs to
+# .build/fuzz/TARGET.log (all ignored by git). Reproduce an artifact with `.build/fuzz/release/CertKitFuzz ARTIFACT` and
 # CERTKIT_FUZZ_TARGET=TARGET, or without sanitizers with `swift run CertKitFuzz TARGET ARTIFACT`.
 # Exits non-zero when any target found a failure.
 set -euo pipefail
@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do
         --merge) mode=merge ;;
         --list) printf '%s\n' "${all_targets[@]}"; exit 0 ;;
         --seconds) seconds="$2"; shift ;;
-        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         [0-9]*) seconds="$1" ;;
         *)
             if [[ " ${all_targets[*]} " != *" $1 "* ]]; then
@@ -66,26 +66,36 @@ for target in "${targets[@]}"; do
         continue
     fi
     dirs=("$corpus" "$committed")  # new inputs go to the working corpus; the committed one only seeds
-    set +e
-    CERTKIT_FUZZ_TARGET="$target" nice "$binary" "${dirs[@]}" -fork=1 -ignore_timeouts=1 \
-        -max_total_time="$seconds" -max_len=1048576 -timeout=1 -report_slow_units=1 -rss_limit_mb=2048 \
-        -artifact_prefix="$artifacts/" -print_final_stats=1 >"$work/$target.log" 2>&1
-    status=$?
-    # Timeouts again, alone: a stall of the machine is not a finding.
-    for unit in "$artifacts"/timeout-* "$artifacts"/slow-unit-*; do
-        [ -e "$unit" ] || continue
-        if CERTKIT_FUZZ_TARGET="$target" "$binary" -timeout=1 -runs=3 "$unit" >/dev/null 2>&1; then
-            mkdir -p "$artifacts/stalls"
-            mv "$unit" "$artifacts/stalls/"
-        fi
+    deadline=$((SECONDS + seconds))
+    runs=0
+    restarts=0
+    : >"$work/$target.log"
+    while [ $((deadline - SECONDS)) -gt 0 ]; do
+        set +e
+        CERTKIT_FUZZ_TARGET="$target" nice "$binary" "${dirs[@]}" \
+            -max_total_time=$((deadline - SECONDS)) -max_len=1048576 -timeout=1 -report_slow_units=1 \
+            -rss_limit_mb=2048 -artifact_prefix="$artifacts/" -print_final_stats=1 >>"$work/$target.log" 2>&1
+        status=$?
+        set -e
+        last=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work/$target.log" | tail -1 | grep -o '[0-9]*$' || true)
+        runs=$((runs + ${last:-0}))
+        # A timeout or slow unit that is not slow again alone was a stall; anything else is a finding.
+        for unit in "$artifacts"/timeout-* "$artifacts"/slow-unit-*; do
+            [ -e "$unit" ] || continue
+            if CERTKIT_FUZZ_TARGET="$target" "$binary" -timeout=1 "$unit" >/dev/null 2>&1; then
+                mkdir -p "$artifacts/stalls"
+                mv "$unit" "$artifacts/stalls/"
+            fi
+        done
+        [ "$status" -eq 0 ] && break
+        restarts=$((restarts + 1))
+        if [ -n "$(find "$artifacts" -maxdepth 1 -type f)" ] || [ "$restarts" -gt 50 ]; then break; fi
     done
-    set -e
-    runs=$(grep -E '^#[0-9]+:' "$work/$target.log" | tail -1 | grep -oE '^#[0-9]+' | tr -d '#' || true)
     found=$(find "$artifacts" -maxdepth 1 -type f | wc -l)
     stalls=$(find "$artifacts/stalls" -type f 2>/dev/null | wc -l)
-    echo "fuzz: $target: exit $status, ${runs:-0} executions in ${seconds}s, $found artifact(s) in $artifacts" \
-        "($stalls stall(s) that did not reproduce)"
-    if [ "$found" -ne 0 ] || { [ "$status" -ne 0 ] && ! grep -q "INFO: exiting: 0" "$work/$target.log"; }; then
+    echo "fuzz: $target: $runs executions in ${seconds}s, $found finding(s) in $artifacts" \
+        "($restarts restart(s); $stalls stall(s) that did not reproduce)"
+    if [ "$found" -ne 0 ] || [ "$restarts" -gt 50 ]; then
         failed=1
         grep -E "ERROR|SUMMARY|Fatal error|Precondition failed" "$work/$target.log" | head -5 || true
     fi
