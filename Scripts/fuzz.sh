@@ -9,6 +9,7 @@
 #   Scripts/fuzz.sh --merge TARGET ...           add inputs from the working corpus that raise coverage (<= 4 KB
 #                                                each) to the committed corpus Tests/Fuzz/Corpus/TARGET
 #   Scripts/fuzz.sh --list                       the targets
+#   --no-build                                   use the fuzzer already built (long runs while the sources change)
 #
 # Inputs up to 1 MB (-max_len=1048576); an input taking more than 1 s is a failure (-timeout=1), slow units are
 # reported (-report_slow_units=1). A timeout or slow unit is run again alone: if it then finishes in time it was a
@@ -28,14 +29,16 @@ work="$root/.build/fuzz"
 
 seconds=600
 mode=fuzz
+build=yes
 targets=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --ci) mode=ci; seconds=60 ;;
         --merge) mode=merge ;;
         --list) printf '%s\n' "${all_targets[@]}"; exit 0 ;;
+        --no-build) build=no ;;
         --seconds) seconds="$2"; shift ;;
-        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         [0-9]*) seconds="$1" ;;
         *)
             if [[ " ${all_targets[*]} " != *" $1 "* ]]; then
@@ -50,7 +53,9 @@ done
 
 # -sanitize=fuzzer instruments the Swift code for coverage and links libFuzzer; the @main entry calls
 # LLVMFuzzerRunDriver.
-swift build -c release --scratch-path "$work" --product CertKitFuzz -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address
+if [ "$build" = yes ]; then
+    swift build -c release --scratch-path "$work" --product CertKitFuzz -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address
+fi
 binary="$work/release/CertKitFuzz"
 
 failed=0
