@@ -1,4 +1,5 @@
 @testable import CertKit
+import CertKitOpenSSL
 import CertKitTestSupport
 import Foundation
 import Testing
@@ -148,6 +149,23 @@ struct LimitsParsingTests {
         }
         #expect(CertificateDecodingError(.malformedDER, String(repeating: "x", count: 10_000)).message.count
             == CertificateDecodingError.maximumMessageLength + 1)
+    }
+
+    @Test("a server presenting a 2,000-attribute name: its chain is refused as undecodable, naming the bound")
+    func presentedChain() throws {
+        let der = try AdversarialMatrix.bytes("rdn-2000-attributes.der")
+        let leaf = try AdversarialMatrix.bytes("leaf.der")
+        do {
+            _ = try OpenSSLTLSClient.decodePresentedChain([leaf, der])
+            Issue.record("decoded")
+        } catch {
+            guard case .undecodableCertificate(let index, let reason) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(index == 1)
+            #expect(reason.contains("Limits.maxAttributesPerName"))
+        }
     }
 
     @Test("a PEM file of many blocks on one line decodes every block")
