@@ -26,7 +26,7 @@
 /// | ``maxCertificatesPerInput`` | 10,000 | certificates in one input (PEM, DER sequence, PKCS#7) |
 /// | ``maxAttributesPerName`` | 64 | attributes in one name, over all its RDNs |
 /// | ``maxExtensionsPerCertificate`` | 64 | extensions of one certificate or CRL |
-/// | ``maxCRLEntries`` | 250,000 | revoked entries of one CRL, and of all CRLs of one evaluation |
+/// | ``maxCRLEntries`` | 100,000 | revoked entries of one CRL, and of all CRLs of one evaluation |
 /// | ``maxCRLs`` | 1,000 | CRLs given to one evaluation (each may cost a signature verification) |
 /// | ``maxPoolCertificates`` | 10,000 | presented certificates after the leaf plus extra intermediates |
 /// | ``maxAnchors`` | 1,000 | anchors, trust-setting certificates and (when used) the system bundle |
@@ -49,7 +49,9 @@ public struct Limits: Sendable, Hashable {
     public var maxAttributesPerName: Int
     /// The most extensions of one certificate or CRL.
     public var maxExtensionsPerCertificate: Int
-    /// The most revoked entries of one CRL; also bounds the entries of all CRLs given to one evaluation.
+    /// The most revoked entries of one CRL; also bounds the entries of all CRLs given to one evaluation. (The
+    /// backends import a CRL again for their verdict: GnuTLS holds about 1 KB per entry, so 100,000 entries cost
+    /// about 100 MB there.)
     public var maxCRLEntries: Int
     /// The most CRLs given to one evaluation (an evaluation bound: each CRL naming an issuer of the path costs a
     /// signature verification).
@@ -84,7 +86,7 @@ public struct Limits: Sendable, Hashable {
     /// Creates limits; every parameter defaults to the documented default.
     public init(
         maxInputBytes: Int = 32 << 20, maxPEMBlocks: Int = 10_000, maxCertificatesPerInput: Int = 10_000,
-        maxAttributesPerName: Int = 64, maxExtensionsPerCertificate: Int = 64, maxCRLEntries: Int = 250_000,
+        maxAttributesPerName: Int = 64, maxExtensionsPerCertificate: Int = 64, maxCRLEntries: Int = 100_000,
         maxCRLs: Int = 1_000, maxPoolCertificates: Int = 10_000, maxAnchors: Int = 1_000,
         maxNameConstraintComparisons: Int = 1 << 20,
         maxDepth: Int = 10, maxExpansions: Int = 2_000, maxCandidates: Int = 32, maxQueued: Int = 20_000,
