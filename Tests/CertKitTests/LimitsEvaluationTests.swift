@@ -59,6 +59,7 @@ struct LimitsEvaluationTests {
         #expect(report.result == .fatalTrustFailure)
         #expect(report.error?.check == .resourceLimit)
         #expect(report.error?.code == .errSecQuotaExceeded)
+        #expect(report.error?.rule?.id == "certkit.resource-limit")
         #expect(report.error?.message.contains("Limits.\(bound)") == true, "\(report.error?.message ?? "")")
         #expect(report.checks.first?.contains(.resourceLimit) == true)
     }
