@@ -91,6 +91,34 @@ struct LimitsAlgorithmTests {
         #expect(outcomes[true, default: 0] > 2_000 && outcomes[false, default: 0] > 2_000, "\(outcomes)")
     }
 
+    @Test("compiled violations list what NameConstraintsChecker lists, with and without validNamesOnly")
+    func compiledViolationsAgree() throws {
+        var random = Generator(state: 99)
+        let subject = LimitsTestCertificates.name([(LimitsTestCertificates.organization, "Example")])
+        let invalid: [GeneralName] = [.dnsName("-bad-"), .dnsName("a..b"), .email("no-at-sign"), .uri("no scheme")]
+        var listed = 0
+        for round in 0..<300 {
+            let sans = (0..<Int(random.next() % 6)).map { _ in Self.generalName(&random, base: false) }
+                + (round % 2 == 0 ? [Self.pick(invalid, &random)] : [])
+            let certificate = try LimitsTestCertificates.make(
+                issuer: subject, subject: subject, serial: round, ca: false,
+                extensions: [LimitsTestCertificates.subjectAltName(sans)])
+            let constraints = NameConstraints(
+                permitted: (0..<Int(random.next() % 4)).map { _ in Self.generalName(&random, base: true) },
+                excluded: (0..<Int(random.next() % 3)).map { _ in Self.generalName(&random, base: true) })
+            let extra = [Self.generalName(&random, base: false)]
+            #expect(certificate.extensions.subjectAlternativeNames?.count == sans.count)
+            for validNamesOnly in [false, true] {
+                let expected = NameConstraintsChecker.violations(
+                    of: constraints, certificate: certificate, extraNames: extra, validNamesOnly: validNamesOnly)
+                listed += expected.count
+                #expect(CompiledNameConstraints(constraints).violations(
+                    of: certificate, extraNames: extra, validNamesOnly: validNamesOnly) == expected)
+            }
+        }
+        #expect(listed > 300, "\(listed) violations in all")
+    }
+
     @Test("the byte-wise fold equals the Unicode fold on ASCII text")
     func asciiFold() {
         var random = Generator(state: 7)
