@@ -72,7 +72,8 @@ struct LimitsEvaluationTests {
         let evaluator = TrustEvaluator(backend: backend, limits: Self.limits { $0.maxPoolCertificates = 2 })
         var evaluation = TrustEvaluation(certificates: [leaf] + pool, verifyDate: Self.date)
         Self.expectRefused(evaluator.evaluate(evaluation), naming: "maxPoolCertificates")
-        evaluation.exceptions = TrustExceptions(leaf: leaf, checks: [.resourceLimit])
+        evaluation.exceptions = TrustExceptions(
+            leafSHA256: try backend.digest(.sha256, of: leaf.derEncoded), checks: [.resourceLimit])
         Self.expectRefused(evaluator.evaluate(evaluation), naming: "maxPoolCertificates")
         evaluation.trustSettings = TrustSettings(alwaysTrust: [leaf])
         Self.expectRefused(evaluator.evaluate(evaluation), naming: "maxPoolCertificates")
