@@ -60,17 +60,20 @@ let package = Package(
             path: "Benchmarks/CertKitBenchmarks"
         ),
 
-        // libFuzzer entry point over the decoders (built only with -DFUZZING, see Scripts/fuzz.sh).
+        // libFuzzer targets over every way bytes come in: decoders and evaluation on each backend (built with
+        // -DFUZZING by Scripts/fuzz.sh; plain builds replay files through a target).
         .executableTarget(
             name: "CertKitFuzz",
-            dependencies: ["CertKit"],
-            path: "Tests/Fuzz"
+            dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS"],
+            path: "Tests/Fuzz",
+            exclude: ["Corpus"]
         ),
 
         // The conformance scenario model, shared by the conformance and CLI tests.
         .target(name: "CertKitTestSupport", dependencies: ["CertKit"], path: "Tests/Support"),
 
-        .testTarget(name: "CertKitTests", dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS"]),
+        .testTarget(
+            name: "CertKitTests", dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS", "CertKitTestSupport"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS", "CertKitCLI", "CertKitTestSupport"]

@@ -58,6 +58,12 @@ if selected("throughput") {
     for kind in BackendKind.allCases { concurrency.run(chains[0], backend: kind) }
 }
 
+if selected("growth") {
+    let growth = GrowthBenchmarks(measurement: measurement, report: report)
+    growth.runParsing(spki: chains[0].chain[0].publicKey.derEncoded)
+    for kind in BackendKind.allCases { growth.runPool(chains[0], backend: kind) }
+}
+
 if let jsonPath {
     do { try report.writeJSON(to: jsonPath) } catch { fail("cannot write \(jsonPath): \(error)") }
     emit("wrote \(report.rows.count) rows to \(jsonPath)")

@@ -9,12 +9,19 @@ struct CRLLoader {
     func load(_ argument: String) throws(CLIError) -> [CertificateRevocationList] {
         let name = InputReader.displayName(argument)
         let bytes = try reader.read(argument)
-        let blocks = (try? PEM.decode(bytes)) ?? []
         do throws(CertificateDecodingError) {
+            var blocks: [PEMBlock] = []
+            do throws(CertificateDecodingError) {
+                blocks = try PEM.decode(bytes)
+            } catch where error.kind == .limitExceeded {
+                throw error
+            } catch {
+                blocks = []  // not PEM: read as DER below
+            }
             if !blocks.isEmpty {
                 let crlBlocks = blocks.filter { $0.label == "X509 CRL" }
                 guard !crlBlocks.isEmpty else {
-                    let labels = blocks.map(\.label).joined(separator: ", ")
+                    let labels = MessageText.summary(blocks.map(\.label))
                     throw CertificateDecodingError(.noCertificate, "no X509 CRL block (found \(labels))")
                 }
                 return try crlBlocks.map { block throws(CertificateDecodingError) in

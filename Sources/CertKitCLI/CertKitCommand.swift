@@ -4,6 +4,9 @@ import Foundation
 /// The `certkit` command line as a library: tests drive it with in-memory streams, `main.swift` with the
 /// process's own.
 public enum CertKitCommand {
+    /// The longest error line written (messages quoting an input are clipped well before this).
+    static let maximumErrorLineLength = 1_000
+
     /// The version `--version` prints.
     public static let version = "0.1.0"
 
@@ -40,8 +43,9 @@ public enum CertKitCommand {
         do {
             return try dispatch(arguments, context: context).rawValue
         } catch {
-            // One line, safe to print: messages quote file names, arguments and decoder errors.
-            stderr.write(DisplayText.escaped(error.line) + "\n")
+            // One short line, safe to print: messages quote file names, arguments and decoder errors; they are
+            // escaped (DisplayText), then clipped.
+            stderr.write(MessageText.line(DisplayText.escaped(error.line), limit: maximumErrorLineLength) + "\n")
             return error.exitCode.rawValue
         }
     }

@@ -20,11 +20,8 @@ struct CertificateLoader {
         guard !bundle.certificates.isEmpty else {
             throw .input(file: name, problem: "no certificate found")
         }
-        for label in bundle.skippedBlocks {
-            stderr.write(DisplayText.escaped("certkit: \(name): warning: skipped \(label) block") + "\n")
-        }
-        for note in bundle.notes {
-            stderr.write(DisplayText.escaped("certkit: \(name): warning: \(note)") + "\n")
+        for line in Self.warnings(skipped: bundle.skippedBlocks, notes: bundle.notes) {
+            stderr.write(DisplayText.escaped("certkit: \(name): warning: \(line)") + "\n")
         }
         if let backend {
             for (position, certificate) in bundle.certificates.enumerated() {
@@ -38,6 +35,23 @@ struct CertificateLoader {
             }
         }
         return bundle
+    }
+
+    /// The warnings for skipped blocks and notes: one line each while there are at most `perItemLimit`, else one
+    /// summary line naming the first few (a file with 9,000 private keys warns once, not 9,000 times).
+    static func warnings(skipped: [String], notes: [String], perItemLimit: Int = 3) -> [String] {
+        var lines: [String] = []
+        if skipped.count <= perItemLimit {
+            lines += skipped.map { "skipped \(MessageText.line($0)) block" }
+        } else {
+            lines.append("skipped \(skipped.count) non-certificate blocks (\(MessageText.summary(skipped)))")
+        }
+        if notes.count <= perItemLimit {
+            lines += notes.map { MessageText.line($0, limit: CertificateDecodingError.maximumMessageLength) }
+        } else {
+            lines.append("\(notes.count) notes, the first: \(MessageText.line(notes[0], limit: 200))")
+        }
+        return lines
     }
 
     /// Loads every certificate of every input, in order.

@@ -1,9 +1,11 @@
+import CertKit
 import Foundation
 
 /// Reads an input named on the command line: a path, or `-` for standard input.
 struct InputReader {
-    /// The largest input certkit reads (certificate files are kilobytes; the system bundle is ~200 KB).
-    static let sizeLimit = 32 << 20
+    /// The largest input certkit reads (certificate files are kilobytes; the system bundle is ~200 KB):
+    /// ``Limits/maxInputBytes``.
+    static let sizeLimit = Limits.default.maxInputBytes
 
     /// How standard input is named in messages.
     static let standardInputName = "<stdin>"

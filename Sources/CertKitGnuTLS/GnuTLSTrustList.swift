@@ -10,11 +10,12 @@ final class GnuTLSTrustList {
     /// The handle; never leaves the module.
     let handle: gnutls_x509_trust_list_t
 
-    /// An empty list.
-    init() throws(BackendError) {
+    /// An empty list whose hash table has `size` buckets (0: GnuTLS's default of 127, sized for a whole CA
+    /// bundle; a one-entry list needs 1).
+    init(size: UInt32 = 0) throws(BackendError) {
         try GnuTLSLibrary.ensureInitialized()
         var created: gnutls_x509_trust_list_t?
-        try GnuTLSLibrary.check(gnutls_x509_trust_list_init(&created, 0), "gnutls_x509_trust_list_init")
+        try GnuTLSLibrary.check(gnutls_x509_trust_list_init(&created, size), "gnutls_x509_trust_list_init")
         guard let created else { throw BackendError("gnutls_x509_trust_list_init returned no list") }
         handle = created
     }

@@ -8,7 +8,7 @@ import Testing
             DERBuilder.set([DERBuilder.sequence([DERBuilder.tlv(0x06, oid), DERBuilder.tlv(tag, Array(value.utf8))])])
         }
         var reader = DERReader(DERBuilder.sequence(sets))
-        return try NameParser.parse(try #require(try reader.next()))
+        return try NameParser.parse(try #require(try reader.next()), limits: .default)
     }
 
     static let cn: [UInt8] = [0x55, 0x04, 0x03]

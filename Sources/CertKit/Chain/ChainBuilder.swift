@@ -5,37 +5,23 @@ import Foundation
 /// Issuers are matched by name (byte-equal, then RFC 5280 §7.1 comparison) and filtered by AKI/SKI when both
 /// are present. Candidates come breadth-first, so shorter paths come first; among the issuers of one
 /// certificate, anchors come first, then AKI/SKI matches, then certificates valid at the verify date. No
-/// certificate appears twice in a path (by DER, or by subject and key). Work is bounded by ``Limits``.
+/// certificate appears twice in a path (by DER, or by subject and key). Work is bounded by the path-building
+/// bounds of ``Limits`` (depth, expansions, candidates, queue, issuer comparisons); each lookup by name is a
+/// dictionary lookup (or a scan of a few dozen certificates).
 public struct ChainBuilder: Sendable {
-    /// Bounds on the work one evaluation may do, so hostile input cannot make it slow.
-    public struct Limits: Sendable, Hashable {
-        /// The most certificates in a path, anchor included.
-        public var maxDepth: Int
-        /// The most partial paths expanded.
-        public var maxExpansions: Int
-        /// The most candidate paths handed out (each costs the backend one path verification).
-        public var maxCandidates: Int
-        /// The most partial paths waiting to be expanded.
-        public var maxQueued: Int
-
-        /// Creates limits.
-        public init(maxDepth: Int = 10, maxExpansions: Int = 2_000, maxCandidates: Int = 32, maxQueued: Int = 20_000) {
-            self.maxDepth = maxDepth
-            self.maxExpansions = maxExpansions
-            self.maxCandidates = maxCandidates
-            self.maxQueued = maxQueued
-        }
-    }
+    /// The path-building bounds are part of the library-wide ``CertKit/Limits``.
+    public typealias Limits = CertKit.Limits
 
     private let anchors: Set<Certificate>
-    private let anchorIndex: IssuerIndex
-    private let poolIndex: IssuerIndex
+    private var anchorIndex: IssuerIndex
+    private var poolIndex: IssuerIndex
     private let date: Date
     private let limits: Limits
     private var queue: [[Certificate]]
     private var head = 0
     private var expansions = 0
     private var handedOut = 0
+    private var comparisons = 0
 
     /// The longest paths that ended without reaching an anchor, found so far (at most a few).
     public private(set) var deadEnds: [[Certificate]] = []
@@ -81,6 +67,7 @@ public struct ChainBuilder: Sendable {
             }
             expansions += 1
             let issuers = path.count < limits.maxDepth ? issuers(of: last, excluding: path) : []
+            if limitReached { return nil }
             if issuers.isEmpty {
                 noteDeadEnd(path)
                 continue
@@ -97,12 +84,25 @@ public struct ChainBuilder: Sendable {
     }
 
     /// Issuer candidates of `certificate`: anchors first, then the pool, each ranked by ``IssuerIndex``.
-    private func issuers(of certificate: Certificate, excluding path: [Certificate]) -> [Certificate] {
-        // Byte-equal names first; the RFC 5280 §7.1 comparison (string folding, costly) only when no
-        // certificate in either group carries the issuer name byte for byte.
-        let folded = !anchorIndex.hasExactSubject(certificate.issuer) && !poolIndex.hasExactSubject(certificate.issuer)
-        return anchorIndex.issuers(of: certificate, excluding: path, at: date, foldedNames: folded)
-            + poolIndex.issuers(of: certificate, excluding: path, at: date, foldedNames: folded)
+    /// Sets ``limitReached`` (and returns nothing) when examining them would exceed the comparison budget.
+    private mutating func issuers(of certificate: Certificate, excluding path: [Certificate]) -> [Certificate] {
+        // Byte-equal names first; the RFC 5280 §7.1 comparison (folded names) only when no certificate in
+        // either group carries the issuer name byte for byte.
+        var fromAnchors = anchorIndex.exactSubject(certificate.issuer)
+        var fromPool = poolIndex.exactSubject(certificate.issuer)
+        if fromAnchors.isEmpty && fromPool.isEmpty {
+            let key = FoldedNameKey(certificate.issuer)
+            fromAnchors = anchorIndex.foldedSubject(key)
+            fromPool = poolIndex.foldedSubject(key)
+        }
+        let examined = fromAnchors.count + fromPool.count
+        guard comparisons + examined <= limits.maxIssuerComparisons else {
+            limitReached = true
+            return []
+        }
+        comparisons += examined
+        return IssuerIndex.rank(fromAnchors, issuing: certificate, excluding: path, at: date)
+            + IssuerIndex.rank(fromPool, issuing: certificate, excluding: path, at: date)
     }
 
     /// The best incomplete path to report when no anchored path survives: the longest dead end.
@@ -115,54 +115,75 @@ public struct ChainBuilder: Sendable {
     }
 }
 
-/// Issuer lookup over one group of certificates (the anchors, or the pool), by subject name.
+/// Issuer lookup over one group of certificates (the anchors, or the pool), by subject name: byte-equal, or
+/// folded (RFC 5280 §7.1) through a dictionary built on the first folded lookup (or up front, for anchors).
 struct IssuerIndex: Sendable {
-    private struct Entry: Sendable {
+    struct Entry: Sendable {
         let certificate: Certificate
         let order: Int
     }
 
-    private var bySubject: [NameKey: [Entry]] = [:]
+    /// The last entry (index into `all`) of each subject name; `previousWithSubject[i]` is the entry before `all[i]`
+    /// with the same subject, or -1. One dictionary slot per distinct name and no array per name: indexing a pool
+    /// of 100,000 certificates costs one hash and no allocation per certificate.
+    private var lastWithSubject: [NameKey: Int] = [:]
+    private var previousWithSubject: [Int] = []
+    private var byFoldedSubject: [FoldedNameKey: [Entry]]?
     private var all: [Entry] = []
 
-    /// Groups up to this size are searched linearly: comparing a few dozen names costs less than building a
-    /// dictionary for each evaluation (the pool is indexed per evaluation; the anchors once per anchor set).
+    /// Groups up to this size are searched linearly by exact name: comparing a few dozen names costs less than
+    /// building a dictionary for each evaluation (the pool is indexed per evaluation; the anchors once per set).
     static let linearSearchLimit = 64
 
-    /// `unique: true` when the caller guarantees no certificate appears twice (skips de-duplication).
-    init(certificates: [Certificate], unique: Bool = false) {
+    /// `unique: true` when the caller guarantees no certificate appears twice (skips de-duplication);
+    /// `foldedNames: true` builds the folded-name dictionary now (for indexes built once and shared).
+    init(certificates: [Certificate], unique: Bool = false, foldedNames: Bool = false) {
         var seen = Set<Certificate>(minimumCapacity: unique ? 0 : certificates.count)
         all.reserveCapacity(certificates.count)
         let indexed = certificates.count > Self.linearSearchLimit
-        for (order, certificate) in certificates.enumerated() where unique || seen.insert(certificate).inserted {
-            let entry = Entry(certificate: certificate, order: order)
-            if indexed { bySubject[NameKey(certificate.subject), default: []].append(entry) }
-            all.append(entry)
+        if indexed {
+            lastWithSubject.reserveCapacity(certificates.count)
+            previousWithSubject.reserveCapacity(certificates.count)
         }
+        for (order, certificate) in certificates.enumerated() where unique || seen.insert(certificate).inserted {
+            if indexed {
+                previousWithSubject.append(lastWithSubject.updateValue(all.count, forKey: NameKey(certificate.subject)) ?? -1)
+            }
+            all.append(Entry(certificate: certificate, order: order))
+        }
+        if foldedNames { buildFoldedIndex() }
     }
 
     /// The entries whose subject is `name`, byte for byte.
-    private func exactSubject(_ name: DistinguishedName) -> [Entry] {
-        if all.count > Self.linearSearchLimit { return bySubject[NameKey(name)] ?? [] }
-        return all.filter { $0.certificate.hasSubject(exactly: name) }
-    }
-
-    /// True when some certificate of the group has `name` as its subject, byte for byte.
-    func hasExactSubject(_ name: DistinguishedName) -> Bool {
-        if all.count > Self.linearSearchLimit { return bySubject[NameKey(name)] != nil }
-        return all.contains { $0.certificate.hasSubject(exactly: name) }
-    }
-
-    /// Issuer candidates of `certificate`, best first: AKI/SKI match, then valid at `date`, then input order.
-    /// Candidates whose SKI contradicts the AKI, and anything already in `path` (by DER, or by subject and
-    /// key), are left out. Names match byte for byte, else by the RFC 5280 §7.1 comparison.
-    func issuers(
-        of certificate: Certificate, excluding path: [Certificate], at date: Date, foldedNames: Bool = true
-    ) -> [Certificate] {
-        var entries = exactSubject(certificate.issuer)
-        if entries.isEmpty && foldedNames {
-            entries = all.filter { $0.certificate.subject.matches(certificate.issuer) }
+    func exactSubject(_ name: DistinguishedName) -> [Entry] {
+        guard all.count > Self.linearSearchLimit else { return all.filter { $0.certificate.hasSubject(exactly: name) } }
+        var entries: [Entry] = []
+        var index = lastWithSubject[NameKey(name)] ?? -1
+        while index >= 0 {
+            entries.append(all[index])
+            index = previousWithSubject[index]
         }
+        return entries.reversed()
+    }
+
+    /// The entries whose subject matches `key` by the RFC 5280 §7.1 comparison.
+    mutating func foldedSubject(_ key: FoldedNameKey) -> [Entry] {
+        if byFoldedSubject == nil { buildFoldedIndex() }
+        return byFoldedSubject?[key] ?? []
+    }
+
+    private mutating func buildFoldedIndex() {
+        var index: [FoldedNameKey: [Entry]] = [:]
+        for entry in all { index[FoldedNameKey(entry.certificate.subject), default: []].append(entry) }
+        byFoldedSubject = index
+    }
+
+    /// `entries` ranked as issuers of `certificate`, best first: AKI/SKI match, then valid at `date`, then input
+    /// order. Candidates whose SKI contradicts the AKI, and anything already in `path` (by DER, or by subject and
+    /// key), are left out.
+    static func rank(
+        _ entries: [Entry], issuing certificate: Certificate, excluding path: [Certificate], at date: Date
+    ) -> [Certificate] {
         if entries.isEmpty { return [] }
         let aki = certificate.extensions.authorityKeyIdentifier
         let ranked = entries.compactMap { entry -> (Entry, Int, Int)? in

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An X.509 certificate, parsed in pure Swift from its DER encoding.
 ///
@@ -24,6 +25,21 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         let extensions: CertificateExtensions
         let isSelfIssued: Bool
         let tbsSignatureAlgorithmMatches: Bool
+        /// The hash of the whole DER with the process's random seed, computed on first use (0: not yet).
+        private let derHash = Atomic<Int>(0)
+
+        /// Every byte of the DER, hashed once per certificate: a set of certificates cannot be made slow by
+        /// encodings that agree on some bytes, and later hashing costs one integer.
+        var hashOfDER: Int {
+            let stored = derHash.load(ordering: .relaxed)
+            if stored != 0 { return stored }
+            var hasher = Hasher()
+            derEncoded.withUnsafeBytes { hasher.combine(bytes: $0) }
+            let computed = hasher.finalize()
+            let value = computed == 0 ? 1 : computed
+            derHash.store(value, ordering: .relaxed)
+            return value
+        }
 
         init(
             derEncoded: [UInt8], tbsCertificateBytes: [UInt8], version: Int, serialNumber: [UInt8],
@@ -80,8 +96,10 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     public var extensions: CertificateExtensions { storage.extensions }
 
     /// Parses a DER-encoded certificate. The input must be exactly one certificate: trailing bytes are an error.
-    public init(derEncoded: [UInt8]) throws(CertificateDecodingError) {
-        self = try X509Parser.parseCertificate(derEncoded)
+    /// - Throws: ``CertificateDecodingError``; of kind ``CertificateDecodingError/Kind/limitExceeded`` when the
+    ///   certificate exceeds `limits` (attributes per name, extensions, size).
+    public init(derEncoded: [UInt8], limits: Limits = .default) throws(CertificateDecodingError) {
+        self = try X509Parser.parseCertificate(derEncoded, limits: limits)
     }
 
     /// Memberwise initializer used by the parser.
@@ -102,15 +120,12 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         lhs.storage === rhs.storage || lhs.storage.derEncoded == rhs.storage.derEncoded
     }
 
-    /// Hashes the length and the last bytes of the DER: they lie in the signature, which is effectively random,
-    /// so this distinguishes certificates as well as hashing everything, at a fraction of the cost (sets and
-    /// dictionaries of certificates are built on every evaluation). Equality still compares the whole DER.
+    /// Hashes the whole DER, once per certificate (the value is kept in the shared storage; later calls combine
+    /// one integer). Hashing only some bytes (once the length and the last 16) let crafted inputs that share
+    /// those bytes turn every set of certificates quadratic. The seed is the process's random `Hasher` seed, so
+    /// collisions cannot be computed in advance.
     public func hash(into hasher: inout Hasher) {
-        let der = storage.derEncoded
-        hasher.combine(der.count)
-        der.withUnsafeBytes { bytes in
-            hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes[max(0, bytes.count - 16)...]))
-        }
+        hasher.combine(storage.hashOfDER)
     }
 
     /// True when the subject is `name`, byte for byte (no copy of the subject is made).

@@ -15,6 +15,9 @@ public struct CertificateDecodingError: Error, Sendable, Hashable, CustomStringC
         case invalidCertificate
         /// The input is in a format certkit does not read.
         case unsupportedFormat
+        /// The input exceeds one of the bounds of ``Limits`` (too large, too many blocks, certificates,
+        /// attributes, extensions or CRL entries); the message names the bound.
+        case limitExceeded
     }
 
     /// The category.
@@ -22,11 +25,15 @@ public struct CertificateDecodingError: Error, Sendable, Hashable, CustomStringC
     /// A one-line human description of the problem.
     public var message: String
 
-    /// Creates an error.
+    /// Creates an error. The message is kept to one short line: anything quoted from the input (labels, OIDs)
+    /// is clipped, and the whole message is at most ``maximumMessageLength`` characters.
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
-        self.message = message
+        self.message = MessageText.line(message, limit: Self.maximumMessageLength)
     }
+
+    /// The longest message kept; longer ones end in `…`.
+    public static let maximumMessageLength = 300
 
     public var description: String { message }
 

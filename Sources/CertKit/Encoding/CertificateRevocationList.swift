@@ -33,8 +33,10 @@ public struct CertificateRevocationList: Sendable, Hashable {
     public let unsupportedCriticalExtensions: [String]
 
     /// Parses one DER CRL; trailing bytes are an error.
-    public init(derEncoded: [UInt8]) throws(CertificateDecodingError) {
-        self = try CRLParser.parse(derEncoded)
+    /// - Throws: ``CertificateDecodingError``; of kind ``CertificateDecodingError/Kind/limitExceeded`` for more
+    ///   than ``Limits/maxCRLEntries`` entries (or another bound of `limits`).
+    public init(derEncoded: [UInt8], limits: Limits = .default) throws(CertificateDecodingError) {
+        self = try CRLParser.parse(derEncoded, limits: limits)
     }
 
     init(

@@ -16,8 +16,11 @@ package struct PEMBlock: Sendable, Hashable {
 package enum PEM {
     /// Decodes every PEM block in `text`, ignoring text before, between and after blocks.
     /// Accepts any line width, CRLF, and spaces/tabs inside the base64.
-    public static func decode(_ text: [UInt8]) throws(CertificateDecodingError) -> [PEMBlock] {
-        try PEMDecoder.decode(text)
+    /// - Throws: ``CertificateDecodingError`` for a broken block, or of kind
+    ///   ``CertificateDecodingError/Kind/limitExceeded`` for more than ``Limits/maxPEMBlocks`` blocks or more
+    ///   than ``Limits/maxInputBytes`` bytes.
+    public static func decode(_ text: [UInt8], limits: Limits = .default) throws(CertificateDecodingError) -> [PEMBlock] {
+        try PEMDecoder.decode(text, limits: limits)
     }
 
     /// Encodes bytes as one strict RFC 7468 block: 64 columns, LF line endings, trailing LF.

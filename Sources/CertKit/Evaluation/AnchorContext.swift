@@ -26,7 +26,7 @@ final class AnchorContext: Sendable {
         self.anchorSet = seen
         self.appSupplied = Set(app)
         self.alwaysTrusted = Set(alwaysTrust)
-        self.index = IssuerIndex(certificates: self.anchors)
+        self.index = IssuerIndex(certificates: self.anchors, foldedNames: true)
         self.store = try backend.prepareAnchors(self.anchors)
     }
 }

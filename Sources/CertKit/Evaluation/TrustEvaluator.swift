@@ -10,15 +10,15 @@ import Foundation
 public final class TrustEvaluator: Sendable {
     /// The backend that verifies candidate paths.
     public let backend: any TrustBackend
-    /// Bounds on path building.
-    public let limits: ChainBuilder.Limits
+    /// Bounds on evaluation and path building (the parsing bounds apply when certificates are decoded).
+    public let limits: Limits
     /// The caches in use.
     public let configuration: Configuration
     private let anchorContexts: AnchorContextCache
     private let resultCache: ResultCache?
 
     /// Creates an evaluator over `backend`; `configuration` sets the caches (all on by default).
-    public init(backend: any TrustBackend, limits: ChainBuilder.Limits = .init(), configuration: Configuration = .default) {
+    public init(backend: any TrustBackend, limits: Limits = .default, configuration: Configuration = .default) {
         self.backend = backend
         self.limits = limits
         self.configuration = configuration
@@ -66,6 +66,14 @@ public final class TrustEvaluator: Sendable {
                 policy: policies[0], verifyDate: date, pathsTried: 0, notes: ["no certificate to evaluate"])
         }
         do {
+            if let excess = EvaluationBudget.excess(of: evaluation, limits: limits) {
+                var common = PathFindings(count: 1)
+                common.record(.resourceLimit, at: 0)
+                let refused = Attempt(
+                    path: CandidatePath(certificates: [leaf], endsAtAnchor: false), common: common,
+                    perPolicy: policies.map { _ in PathFindings(count: 1) }, notes: [excess])
+                return try report(refused, evaluation: evaluation, policies: policies, date: date, tried: 0, alwaysTrusted: false)
+            }
             return try evaluate(evaluation, leaf: leaf, policies: policies, date: date)
         } catch {
             let rule = TrustRules.backendError
@@ -152,6 +160,13 @@ public final class TrustEvaluator: Sendable {
         var revocation = RevocationCheck(
             backend: backend, requireCRLNumber: policies.contains { TrustRules.crlNumber.isEnforced(by: $0.profile) })
         func attempt(_ path: CandidatePath) throws(BackendError) -> Attempt {
+            if let excess = EvaluationBudget.nameConstraintExcess(of: path.certificates, limits: limits) {
+                // Neither the backend nor the policy sees a path whose checks would exceed the budget.
+                var common = PathFindings(count: path.certificates.count)
+                common.record(.resourceLimit, at: 0)
+                let none = PathFindings(count: path.certificates.count)
+                return Attempt(path: path, common: common, perPolicy: policies.map { _ in none }, notes: [excess])
+            }
             // The core's rules first: signatures (verified by the library), revocation, then every policy.
             var findings = PathFindings(count: path.certificates.count)
             try signatures.check(path, into: &findings)
@@ -244,7 +259,8 @@ public final class TrustEvaluator: Sendable {
                 error = TrustError(
                     check: check, certificateIndex: index,
                     message: TrustMessages.message(
-                        for: check, rule: rule, certificate: chain[index], policy: policy, date: date),
+                        for: check, rule: rule, certificate: chain[index], policy: policy, date: date)
+                        + (check == .resourceLimit ? EvaluationBudget.detail(in: attempt.notes) : ""),
                     rule: rule)
             }
             // Accepted exceptions: as trustd, a check an exception allows is not recorded as failed.

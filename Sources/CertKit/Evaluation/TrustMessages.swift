@@ -60,6 +60,7 @@ enum TrustMessages {
         case .chainLength: return "the chain of \(name) is longer than the maximum depth"
         case .signature: return "the signature of \(name) does not verify (or its algorithm is not allowed)"
         case .pathBuildingLimit: return "path building for \(name) stopped at its work limit"
+        case .resourceLimit: return "evaluation of \(name) refused at a resource limit"
         case .backendError: return "the backend failed while verifying \(name)"
         case .serialNumber: return "\(name) has a serial number that is negative, zero or longer than 20 octets"
         case .authorityKeyID: return "\(name) has no usable authority key identifier"

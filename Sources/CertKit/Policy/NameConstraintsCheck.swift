@@ -27,19 +27,19 @@ package struct NameConstraintsCheck: PathCheck {
         }
         for caIndex in context.issuerIndices {
             guard let constraints = certificates[caIndex].extensions.nameConstraints else { continue }
+            let compiled = CompiledNameConstraints(constraints)
             for index in 0..<caIndex {
                 let certificate = certificates[index]
                 if index > 0 && certificate.isSelfIssued { continue }
                 let extra = index == 0 ? matchedNames : []
-                let violations = NameConstraintsChecker.violations(
-                    of: constraints, certificate: certificate, extraNames: extra, validNamesOnly: validNamesOnly)
+                let violations = compiled.violations(of: certificate, extraNames: extra, validNamesOnly: validNamesOnly)
                 if !violations.isEmpty {
                     let invalidOnly = violations.allSatisfy { !NameSyntax.isValid($0) }
                     findings.record(
                         validNamesOnly && invalidOnly ? TrustRules.nameConstraintsValidNames : TrustRules.nameConstraints,
-                        at: index, note: "outside the constraints of [\(caIndex)]: \(violations.map(\.description).joined(separator: ", "))")
+                        at: index, note: "outside the constraints of [\(caIndex)]: \(MessageText.summary(violations.map(\.description)))")
                 } else if index == 0, !commonNames.isEmpty,
-                          commonNames.contains(where: { !NameConstraintsChecker.isAllowed($0, by: constraints) }) {
+                          commonNames.contains(where: { !compiled.isAllowed($0) }) {
                     findings.record(TrustRules.nameConstraintsOnCommonName, at: 0, note: "subject commonName outside the dNSName constraints of [\(caIndex)]")
                 }
             }

@@ -37,8 +37,13 @@ package enum NameConstraintsChecker {
 
     /// The iPAddress rule (see the type's documentation).
     static func isAllowed(ipAddress bytes: [UInt8], by constraints: NameConstraints) -> Bool {
-        let permitted = constraints.permitted.compactMap(ipRange)
-        let excluded = constraints.excluded.compactMap(ipRange)
+        isAllowed(
+            ipAddress: bytes, permitted: constraints.permitted.compactMap(ipRange),
+            excluded: constraints.excluded.compactMap(ipRange))
+    }
+
+    /// The iPAddress rule over ranges read once (`ipRange` of each iPAddress subtree).
+    static func isAllowed(ipAddress bytes: [UInt8], permitted: [IPAddressRange?], excluded: [IPAddressRange?]) -> Bool {
         if permitted.isEmpty && excluded.isEmpty { return true }
         guard let address = IPAddressRange.canonicalAddress(bytes) else { return false }
         if !permitted.isEmpty && !permitted.contains(where: { $0?.contains(address) ?? false }) { return false }
@@ -46,7 +51,7 @@ package enum NameConstraintsChecker {
     }
 
     /// For an iPAddress subtree: its range, or `.some(nil)` when malformed; nil for other forms.
-    private static func ipRange(_ base: GeneralName) -> IPAddressRange?? {
+    static func ipRange(_ base: GeneralName) -> IPAddressRange?? {
         guard case .ipAddress(let bytes) = base else { return nil }
         return .some(IPAddressRange(constraint: bytes))
     }

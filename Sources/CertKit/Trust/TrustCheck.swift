@@ -42,6 +42,9 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
     case signature = "Signature"
     /// The path building work limit was reached.
     case pathBuildingLimit = "PathBuildingLimit"
+    /// A bound of ``Limits`` on the evaluation was exceeded (pool, anchors, CRLs, CRL entries, name-constraint
+    /// comparisons): the work was not done, so the result is a fatal failure no exception can cover.
+    case resourceLimit = "ResourceLimit"
     /// The backend failed (allocation, internal error): `otherError`.
     case backendError = "BackendError"
     /// The serial number is not positive or longer than 20 octets.
@@ -74,7 +77,7 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
     /// The severity before aggregation.
     public var severity: TrustCheckSeverity {
         switch self {
-        case .weakSignature, .weakKeySize, .revocation: .fatal
+        case .weakSignature, .weakKeySize, .revocation, .resourceLimit: .fatal
         case .usageConstraints: .deny
         default: .recoverable
         }
@@ -124,6 +127,7 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
         case .extensionCriticality: .errSecUnknownCriticalExtensionFlag
         case .notCA: .errSecCertificateIsCA
         case .subjectCommonName: .errSecCertificateNameNotAllowed
+        case .resourceLimit: .errSecQuotaExceeded
         }
     }
 
@@ -132,6 +136,7 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
     public var priority: Int {
         switch self {
         case .backendError: 100
+        case .resourceLimit: 95
         case .revocation: 90
         case .revocationResponseRequired: 85
         case .weakKeySize, .keySize: 80

@@ -30,6 +30,7 @@ public enum TrustErrorCode: Int32, Sendable, Hashable, CaseIterable {
     case errSecCertificatePolicyNotAllowed = -67899
     case errSecCertificateNameNotAllowed = -67900
     case errSecCertificateIsCA = -67902
+    case errSecQuotaExceeded = -67596
 
     /// The constant's name, e.g. `errSecCertificateExpired`.
     public var name: String { String(describing: self) }

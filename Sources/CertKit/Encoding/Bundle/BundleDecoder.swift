@@ -1,16 +1,20 @@
-/// Detects the container format by content and decodes every certificate in it.
+/// Detects the container format by content and decodes every certificate in it, within ``Limits``: the input's
+/// size, its PEM blocks and its certificates are bounded before any certificate is parsed.
 enum BundleDecoder {
     /// PEM labels whose contents are one X.509 certificate.
     static let certificateLabels: Set<String> = ["CERTIFICATE", "X509 CERTIFICATE", "TRUSTED CERTIFICATE"]
     /// PEM labels whose contents are a PKCS#7 / CMS ContentInfo.
     static let pkcs7Labels: Set<String> = ["PKCS7", "CMS", "PKCS #7 SIGNED DATA"]
 
-    static func decode(_ bytes: [UInt8]) throws(CertificateDecodingError) -> CertificateBundle {
+    static func decode(_ bytes: [UInt8], limits: Limits) throws(CertificateDecodingError) -> CertificateBundle {
+        guard bytes.count <= limits.maxInputBytes else {
+            throw .limit("input of \(bytes.count) bytes is larger than \(limits.maxInputBytes)", "maxInputBytes")
+        }
         guard bytes.contains(where: { !isWhitespace($0) }) else {
             throw CertificateDecodingError(.empty, "empty input")
         }
-        if containsBeginLine(bytes) { return try decodePEM(bytes) }
-        if bytes[0] == DERTag.sequence { return try decodeDER(bytes) }
+        if containsBeginLine(bytes) { return try decodePEM(bytes, limits: limits) }
+        if bytes[0] == DERTag.sequence { return try decodeDER(bytes, limits: limits) }
         if bytes.allSatisfy({ isWhitespace($0) || ($0 >= 0x20 && $0 < 0x7F) }) {
             throw CertificateDecodingError(.unsupportedFormat, "not a certificate: text without a PEM BEGIN line")
         }
@@ -22,26 +26,47 @@ enum BundleDecoder {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0B || byte == 0x0C
     }
 
+    private static let beginMarker = Array("-----BEGIN ".utf8)
+
     private static func containsBeginLine(_ bytes: [UInt8]) -> Bool {
-        let marker = Array("-----BEGIN ".utf8)
+        let marker = beginMarker
         guard bytes.count >= marker.count else { return false }
-        for index in 0...(bytes.count - marker.count) where bytes[index] == 0x2D {
-            if bytes[index..<(index + marker.count)].elementsEqual(marker) { return true }
+        return bytes.withUnsafeBufferPointer { buffer in
+            marker.withUnsafeBufferPointer { pattern in
+                var index = 0
+                let last = buffer.count - pattern.count
+                while index <= last {
+                    if buffer[index] == 0x2D {
+                        var offset = 1
+                        while offset < pattern.count && buffer[index + offset] == pattern[offset] { offset += 1 }
+                        if offset == pattern.count { return true }
+                    }
+                    index += 1
+                }
+                return false
+            }
         }
-        return false
+    }
+
+    /// Refuses an input with more than ``Limits/maxCertificatesPerInput`` certificates, before parsing any.
+    private static func checkCount(_ count: Int, limits: Limits) throws(CertificateDecodingError) {
+        guard count <= limits.maxCertificatesPerInput else {
+            throw .limit("more than \(limits.maxCertificatesPerInput) certificates", "maxCertificatesPerInput")
+        }
     }
 
     // MARK: PEM
 
-    private static func decodePEM(_ text: [UInt8]) throws(CertificateDecodingError) -> CertificateBundle {
-        let blocks = try PEMDecoder.decode(text)
+    private static func decodePEM(_ text: [UInt8], limits: Limits) throws(CertificateDecodingError) -> CertificateBundle {
+        let blocks = try PEMDecoder.decode(text, limits: limits)
+        try checkCount(blocks.reduce(0) { $0 + (certificateLabels.contains($1.label) ? 1 : 0) }, limits: limits)
         var certificates: [Certificate] = []
         var skipped: [String] = []
         var notes: [String] = []
         var sawPlainCertificate = false
         var sawPKCS7 = false
         for (index, block) in blocks.enumerated() {
-            let where_ = "PEM block \(index + 1) (\(block.label))"
+            var where_: String { "PEM block \(index + 1) (\(MessageText.line(block.label)))" }
             if certificateLabels.contains(block.label) {
                 sawPlainCertificate = true
                 var reader = DERReader(block.bytes)
@@ -55,14 +80,15 @@ enum BundleDecoder {
                         }
                         notes.append("\(where_): dropped \(reader.remaining) bytes of OpenSSL trust information")
                     }
-                    certificates.append(try X509Parser.parseCertificate(node: node))
+                    certificates.append(try X509Parser.parseCertificate(node: node, limits: limits))
                 } catch {
                     throw CertificateDecodingError(error.kind, "\(where_): \(error.message)")
                 }
             } else if pkcs7Labels.contains(block.label) {
                 sawPKCS7 = true
                 do throws(CertificateDecodingError) {
-                    certificates += try decodePKCS7(block.bytes)
+                    certificates += try decodePKCS7(block.bytes, limits: limits)
+                    try checkCount(certificates.count, limits: limits)
                 } catch {
                     throw CertificateDecodingError(error.kind, "\(where_): \(error.message)")
                 }
@@ -75,14 +101,25 @@ enum BundleDecoder {
         return CertificateBundle(certificates: certificates, format: format, skippedBlocks: skipped, notes: notes)
     }
 
+    /// "no certificate found (only ...)": what was found instead, as one short line whatever the input holds
+    /// (the first few labels in order of appearance, then how many blocks carry the other labels).
     private static func noCertificate(skipped: [String], sawPKCS7: Bool) -> CertificateDecodingError {
         if sawPKCS7 { return CertificateDecodingError(.noCertificate, "no certificate found (the PKCS#7 bundle holds none)") }
-        var counts: [(String, Int)] = []
+        var counts: [String: Int] = [:]
+        var order: [String] = []
         for label in skipped {
-            if let index = counts.firstIndex(where: { $0.0 == label }) { counts[index].1 += 1 } else { counts.append((label, 1)) }
+            counts[label, default: 0] += 1
+            if counts[label] == 1 { order.append(label) }
         }
-        let described = counts.map { label, count in
-            count > 1 ? "\(count) \(label) blocks" : ("AEIOU".contains(label.prefix(1)) ? "an " : "a ") + "\(label) block"
+        let shown = 3
+        var described = order.prefix(shown).map { label -> String in
+            let count = counts[label] ?? 0
+            let text = MessageText.line(label)
+            return count > 1 ? "\(count) \(text) blocks" : ("AEIOU".contains(label.prefix(1)) ? "an " : "a ") + "\(text) block"
+        }
+        if order.count > shown {
+            let others = order.dropFirst(shown).reduce(0) { $0 + (counts[$1] ?? 0) }
+            described.append("\(others) block\(others == 1 ? "" : "s") with \(order.count - shown) other label\(order.count - shown == 1 ? "" : "s")")
         }
         let list = described.count <= 1 ? described.joined()
             : described.dropLast().joined(separator: ", ") + " and " + (described.last ?? "")
@@ -91,14 +128,16 @@ enum BundleDecoder {
 
     // MARK: DER
 
-    private static func decodePKCS7(_ der: [UInt8]) throws(CertificateDecodingError) -> [Certificate] {
+    private static func decodePKCS7(_ der: [UInt8], limits: Limits) throws(CertificateDecodingError) -> [Certificate] {
         var reader = DERReader(der)
         let contentInfo = try reader.read(DERTag.sequence, "PKCS#7 ContentInfo")
         try reader.expectEnd("the PKCS#7 ContentInfo")
+        let nodes = try PKCS7Parser.certificateNodes(contentInfo)
+        try checkCount(nodes.count, limits: limits)
         var certificates: [Certificate] = []
-        for (index, node) in try PKCS7Parser.certificateNodes(contentInfo).enumerated() {
+        for (index, node) in nodes.enumerated() {
             do throws(CertificateDecodingError) {
-                certificates.append(try X509Parser.parseCertificate(node: node))
+                certificates.append(try X509Parser.parseCertificate(node: node, limits: limits))
             } catch {
                 throw CertificateDecodingError(error.kind, "PKCS#7 certificate \(index + 1): \(error.message)")
             }
@@ -106,17 +145,18 @@ enum BundleDecoder {
         return certificates
     }
 
-    private static func decodeDER(_ der: [UInt8]) throws(CertificateDecodingError) -> CertificateBundle {
+    private static func decodeDER(_ der: [UInt8], limits: Limits) throws(CertificateDecodingError) -> CertificateBundle {
         var reader = DERReader(der)
         guard let first = try reader.next() else { throw CertificateDecodingError(.empty, "empty input") }
         if PKCS7Parser.looksLikeContentInfo(first) {
             try reader.expectEnd("the PKCS#7 ContentInfo")
-            let certificates = try decodePKCS7(der)
+            let certificates = try decodePKCS7(der, limits: limits)
             guard !certificates.isEmpty else {
                 throw CertificateDecodingError(.noCertificate, "no certificate found (the PKCS#7 bundle holds none)")
             }
             return CertificateBundle(certificates: certificates, format: .pkcs7DER)
         }
+        try checkCount(topLevelCount(der, limits: limits), limits: limits)
         var certificates: [Certificate] = []
         var node: DERNode? = first
         while let current = node {
@@ -124,10 +164,10 @@ enum BundleDecoder {
                 guard current.tag == DERTag.sequence else {
                     throw CertificateDecodingError(.malformedDER, "expected a certificate SEQUENCE, found \(DERTag.describe(current.tag))")
                 }
-                certificates.append(try X509Parser.parseCertificate(node: current))
+                certificates.append(try X509Parser.parseCertificate(node: current, limits: limits))
                 node = try reader.next()
             } catch {
-                if certificates.isEmpty && isCRL(der) {
+                if certificates.isEmpty && isCRL(der, limits: limits) {
                     throw CertificateDecodingError(.noCertificate, "no certificate found (only a DER CRL)")
                 }
                 let message = certificates.isEmpty ? error.message
@@ -138,7 +178,16 @@ enum BundleDecoder {
         return CertificateBundle(certificates: certificates, format: certificates.count == 1 ? .der : .derSequence)
     }
 
-    private static func isCRL(_ der: [UInt8]) -> Bool {
-        (try? CRLParser.parse(der)) != nil
+    private static func isCRL(_ der: [UInt8], limits: Limits) -> Bool {
+        (try? CRLParser.parse(der, limits: limits)) != nil
+    }
+
+    /// How many well-formed top-level elements `der` starts with, counting no further than one past the limit:
+    /// a sequence of 60,000 certificates is refused after reading 10,001 headers, before any is parsed.
+    private static func topLevelCount(_ der: [UInt8], limits: Limits) -> Int {
+        var reader = DERReader(der)
+        var count = 0
+        while count <= limits.maxCertificatesPerInput, (try? reader.next()) != nil { count += 1 }
+        return count
     }
 }

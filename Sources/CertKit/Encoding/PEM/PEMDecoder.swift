@@ -1,16 +1,23 @@
 /// Reads PEM tolerantly: any number of blocks, any line width, CRLF, spaces and tabs inside the base64,
 /// RFC 1421 header lines (`Proc-Type: ...`), and any text before, between and after blocks.
-/// Broken blocks (no END line, mismatched END label, bad base64) are errors naming the block.
+/// Broken blocks (no END line, mismatched END label, bad base64) are errors naming the block (labels quoted in
+/// errors are clipped). Linear in the input; at most ``Limits/maxPEMBlocks`` blocks.
 enum PEMDecoder {
     private static let beginMarker = Array("-----BEGIN ".utf8)
     private static let endMarker = Array("-----END ".utf8)
     private static let dashes = Array("-----".utf8)
 
-    static func decode(_ text: [UInt8]) throws(CertificateDecodingError) -> [PEMBlock] {
+    static func decode(_ text: [UInt8], limits: Limits) throws(CertificateDecodingError) -> [PEMBlock] {
+        guard text.count <= limits.maxInputBytes else {
+            throw .limit("input of \(text.count) bytes is larger than \(limits.maxInputBytes)", "maxInputBytes")
+        }
         var blocks: [PEMBlock] = []
         var position = 0
         while let begin = find(beginMarker, in: text, from: position, to: text.count) {
             let number = blocks.count + 1
+            guard number <= limits.maxPEMBlocks else {
+                throw .limit("more than \(limits.maxPEMBlocks) PEM blocks", "maxPEMBlocks")
+            }
             let labelStart = begin + beginMarker.count
             guard let labelEnd = findOnLine(dashes, in: text, from: labelStart) else {
                 throw CertificateDecodingError(.malformedPEM, "PEM block \(number): malformed BEGIN line")
@@ -23,23 +30,23 @@ enum PEMDecoder {
             while let dashesAt = find(dashes, in: text, from: search, to: text.count) {
                 if hasPrefix(endMarker, in: text, at: dashesAt) { end = dashesAt; break }
                 if hasPrefix(beginMarker, in: text, at: dashesAt) {
-                    throw CertificateDecodingError(.malformedPEM, "PEM block \(number) (\(label)): missing END line before the next BEGIN")
+                    throw CertificateDecodingError(.malformedPEM, "PEM block \(number) (\(MessageText.line(label))): missing END line before the next BEGIN")
                 }
                 search = dashesAt + 1
             }
             guard let end else {
-                throw CertificateDecodingError(.malformedPEM, "PEM block \(number) (\(label)): missing END line")
+                throw CertificateDecodingError(.malformedPEM, "PEM block \(number) (\(MessageText.line(label))): missing END line")
             }
             let endLabelStart = end + endMarker.count
             guard let endLabelEnd = findOnLine(dashes, in: text, from: endLabelStart) else {
-                throw CertificateDecodingError(.malformedPEM, "PEM block \(number) (\(label)): malformed END line")
+                throw CertificateDecodingError(.malformedPEM, "PEM block \(number) (\(MessageText.line(label))): malformed END line")
             }
             let endLabel = String(decoding: text[endLabelStart..<endLabelEnd], as: UTF8.self)
             guard endLabel == label else {
-                throw CertificateDecodingError(.malformedPEM, "PEM block \(number): BEGIN \(label) is closed by END \(endLabel)")
+                throw CertificateDecodingError(.malformedPEM, "PEM block \(number): BEGIN \(MessageText.line(label)) is closed by END \(MessageText.line(endLabel))")
             }
             guard let bytes = decodeBody(text, from: bodyStart, to: end) else {
-                throw CertificateDecodingError(.malformedPEM, "PEM block \(number) (\(label)): invalid base64")
+                throw CertificateDecodingError(.malformedPEM, "PEM block \(number) (\(MessageText.line(label))): invalid base64")
             }
             blocks.append(PEMBlock(label: label, bytes: bytes))
             position = endLabelEnd + dashes.count
@@ -96,10 +103,19 @@ enum PEMDecoder {
         text.withUnsafeBufferPointer { hasPrefix(pattern, in: $0, at: index) }
     }
 
-    /// The index of `pattern` between `from` and the end of that line.
+    /// The index of `pattern` (which holds no newline) between `from` and the end of that line: one forward scan that stops at the first
+    /// newline (scanning to the line end first would make a file of many blocks on one line quadratic).
     private static func findOnLine(_ pattern: [UInt8], in text: [UInt8], from: Int) -> Int? {
-        var lineEnd = from
-        while lineEnd < text.count && text[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-        return find(pattern, in: text, from: from, to: lineEnd)
+        guard let first = pattern.first, from >= 0 else { return nil }
+        return text.withUnsafeBufferPointer { buffer -> Int? in
+            var index = from
+            while index < buffer.count {
+                let byte = buffer[index]
+                if byte == UInt8(ascii: "\n") { return nil }
+                if byte == first && hasPrefix(pattern, in: buffer, at: index) { return index }
+                index += 1
+            }
+            return nil
+        }
     }
 }

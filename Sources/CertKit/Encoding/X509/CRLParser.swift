@@ -8,7 +8,10 @@ enum CRLParser {
     /// Entry extensions certkit understands: reasonCode, invalidityDate.
     static let understoodEntryExtensions: Set<String> = ["2.5.29.21", "2.5.29.24"]
 
-    static func parse(_ der: [UInt8]) throws(CertificateDecodingError) -> CertificateRevocationList {
+    static func parse(_ der: [UInt8], limits: Limits) throws(CertificateDecodingError) -> CertificateRevocationList {
+        guard der.count <= limits.maxInputBytes else {
+            throw .limit("a CRL of \(der.count) bytes is larger than \(limits.maxInputBytes)", "maxInputBytes")
+        }
         var top = DERReader(der)
         let list = try top.read(DERTag.sequence, "CertificateList SEQUENCE")
         try top.expectEnd("the CRL")
@@ -26,7 +29,7 @@ enum CRLParser {
             }
         }
         let innerAlgorithm = try fields.read(DERTag.sequence, "tbsCertList signature")
-        let issuer = try NameParser.parse(fields.read(DERTag.sequence, "CRL issuer"))
+        let issuer = try NameParser.parse(fields.read(DERTag.sequence, "CRL issuer"), limits: limits)
         guard let thisNode = try fields.next() else { throw CertificateDecodingError(.malformedDER, "missing thisUpdate") }
         let thisUpdate = try thisNode.time()
         var nextUpdate: Date?
@@ -34,8 +37,17 @@ enum CRLParser {
             nextUpdate = try fields.next()?.time()
         }
         var unsupported: [String] = []
+        var seenUnsupported = OIDSet()  // entries may carry many distinct OIDs: no linear search per entry
         var revoked: Set<[UInt8]> = []
         if let entries = try fields.readIfPresent(DERTag.sequence) {
+            // Count the entries by their headers first: a CRL over the bound is refused before any is decoded.
+            var counter = try entries.children()
+            var count = 0
+            while count <= limits.maxCRLEntries, (try? counter.next()) != nil { count += 1 }
+            guard count <= limits.maxCRLEntries else {
+                throw .limit("the CRL has more than \(limits.maxCRLEntries) entries", "maxCRLEntries")
+            }
+            revoked.reserveCapacity(count)
             var list = try entries.children()
             while let entry = try list.next() {
                 guard entry.tag == DERTag.sequence else { throw CertificateDecodingError(.malformedDER, "revoked entry is not a SEQUENCE") }
@@ -45,7 +57,7 @@ enum CRLParser {
                 _ = try date.time()
                 if let entryExtensions = try entryFields.readIfPresent(DERTag.sequence) {
                     for (oid, critical) in try extensionHeaders(entryExtensions)
-                    where critical && !understoodEntryExtensions.contains(oid) && !unsupported.contains(oid) {
+                    where critical && !understoodEntryExtensions.contains(oid) && seenUnsupported.insert(oid) {
                         unsupported.append(oid)
                     }
                 }
@@ -59,14 +71,14 @@ enum CRLParser {
             var inner = try explicitExtensions.children()
             let sequence = try inner.read(DERTag.sequence, "crlExtensions")
             try inner.expectEnd("crlExtensions")
-            let extensions = try ExtensionsParser.parse(sequence)
+            let extensions = try ExtensionsParser.parse(sequence, limits: limits)
             authorityKeyIdentifier = extensions.authorityKeyIdentifier
             for (oid, critical) in try extensionHeaders(sequence) {
                 if oid == "2.5.29.20" {
                     hasCRLNumber = true
                     isCRLNumberCritical = critical
                 }
-                if critical && !understoodCRLExtensions.contains(oid) && !unsupported.contains(oid) { unsupported.append(oid) }
+                if critical && !understoodCRLExtensions.contains(oid) && seenUnsupported.insert(oid) { unsupported.append(oid) }
             }
         }
         try fields.expectEnd("tbsCertList")

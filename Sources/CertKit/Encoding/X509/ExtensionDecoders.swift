@@ -37,32 +37,32 @@ enum ExtensionDecoders {
         return oids
     }
 
-    static func generalNames(_ node: DERNode) throws(CertificateDecodingError) -> [GeneralName] {
+    static func generalNames(_ node: DERNode, limits: Limits) throws(CertificateDecodingError) -> [GeneralName] {
         try expect(node, DERTag.sequence, "GeneralNames")
         var list = try node.children()
-        return try GeneralNameParser.parseAll(&list)
+        return try GeneralNameParser.parseAll(&list, limits: limits)
     }
 
-    static func nameConstraints(_ node: DERNode) throws(CertificateDecodingError) -> NameConstraints {
+    static func nameConstraints(_ node: DERNode, limits: Limits) throws(CertificateDecodingError) -> NameConstraints {
         try expect(node, DERTag.sequence, "nameConstraints")
         var fields = try node.children()
         var permitted: [GeneralName] = []
         var excluded: [GeneralName] = []
-        if let subtrees = try fields.readIfPresent(DERTag.contextConstructed(0)) { permitted = try bases(subtrees) }
-        if let subtrees = try fields.readIfPresent(DERTag.contextConstructed(1)) { excluded = try bases(subtrees) }
+        if let subtrees = try fields.readIfPresent(DERTag.contextConstructed(0)) { permitted = try bases(subtrees, limits: limits) }
+        if let subtrees = try fields.readIfPresent(DERTag.contextConstructed(1)) { excluded = try bases(subtrees, limits: limits) }
         try fields.expectEnd("nameConstraints")
         return NameConstraints(permitted: permitted, excluded: excluded)
     }
 
     /// The `base` of each GeneralSubtree; IP bases must be address + mask (8 or 32 bytes).
-    private static func bases(_ node: DERNode) throws(CertificateDecodingError) -> [GeneralName] {
+    private static func bases(_ node: DERNode, limits: Limits) throws(CertificateDecodingError) -> [GeneralName] {
         var list = try node.children()
         var names: [GeneralName] = []
         while let subtree = try list.next() {
             try expect(subtree, DERTag.sequence, "GeneralSubtree")
             var fields = try subtree.children()
             guard let baseNode = try fields.next() else { throw CertificateDecodingError(.malformedDER, "empty GeneralSubtree") }
-            let base = try GeneralNameParser.parse(baseNode)
+            let base = try GeneralNameParser.parse(baseNode, limits: limits)
             if case .ipAddress(let bytes) = base, bytes.count != 8, bytes.count != 32 {
                 throw CertificateDecodingError(.malformedDER, "name constraint IP entry of \(bytes.count) bytes")
             }
@@ -108,7 +108,7 @@ enum ExtensionDecoders {
         return bytes.reduce(0) { $0 << 8 | Int($1) }
     }
 
-    static func crlDistributionPoints(_ node: DERNode) throws(CertificateDecodingError) -> [GeneralName] {
+    static func crlDistributionPoints(_ node: DERNode, limits: Limits) throws(CertificateDecodingError) -> [GeneralName] {
         try expect(node, DERTag.sequence, "cRLDistributionPoints")
         var points = try node.children()
         var names: [GeneralName] = []
@@ -119,14 +119,14 @@ enum ExtensionDecoders {
                 var choice = try pointName.children()
                 if let fullName = try choice.readIfPresent(DERTag.contextConstructed(0)) {
                     var list = try fullName.children()
-                    names += try GeneralNameParser.parseAll(&list)
+                    names += try GeneralNameParser.parseAll(&list, limits: limits)
                 }
             }
         }
         return names
     }
 
-    static func authorityInfoAccess(_ node: DERNode) throws(CertificateDecodingError) -> [AccessDescription] {
+    static func authorityInfoAccess(_ node: DERNode, limits: Limits) throws(CertificateDecodingError) -> [AccessDescription] {
         try expect(node, DERTag.sequence, "authorityInfoAccess")
         var list = try node.children()
         var result: [AccessDescription] = []
@@ -136,7 +136,7 @@ enum ExtensionDecoders {
             let method = try fields.read(DERTag.objectIdentifier, "accessMethod").objectIdentifier()
             guard let locationNode = try fields.next() else { throw CertificateDecodingError(.malformedDER, "missing accessLocation") }
             try fields.expectEnd("AccessDescription")
-            result.append(AccessDescription(method: method, location: try GeneralNameParser.parse(locationNode)))
+            result.append(AccessDescription(method: method, location: try GeneralNameParser.parse(locationNode, limits: limits)))
         }
         return result
     }

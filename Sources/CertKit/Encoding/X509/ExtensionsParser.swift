@@ -1,11 +1,17 @@
 /// Decodes the Extensions SEQUENCE: the raw list always; the known extensions into typed fields.
 /// A known extension that does not decode is listed in `malformed`; a repeated OID in `duplicates`.
+/// At most ``Limits/maxExtensionsPerCertificate`` extensions; a bound hit inside a known extension (a directory
+/// name with too many attributes) fails the whole certificate rather than marking the extension malformed.
 enum ExtensionsParser {
-    static func parse(_ node: DERNode) throws(CertificateDecodingError) -> CertificateExtensions {
+    static func parse(_ node: DERNode, limits: Limits) throws(CertificateDecodingError) -> CertificateExtensions {
         var result = CertificateExtensions()
-        var seen: [String] = []  // a handful of extensions: a linear search beats hashing each OID
+        var seen = OIDSet()
+        var duplicated = OIDSet()
         var list = try node.children()
         while let element = try list.next() {
+            guard result.all.count < limits.maxExtensionsPerCertificate else {
+                throw .limit("more than \(limits.maxExtensionsPerCertificate) extensions", "maxExtensionsPerCertificate")
+            }
             guard element.tag == DERTag.sequence else {
                 throw CertificateDecodingError(.malformedDER, "Extension: expected SEQUENCE, found \(DERTag.describe(element.tag))")
             }
@@ -17,13 +23,14 @@ enum ExtensionsParser {
             try fields.expectEnd("extnValue")
             let ext = CertificateExtension(oid: oid, isCritical: critical, value: value.contentBytes)
             result.all.append(ext)
-            if seen.contains(oid) {
-                if !result.duplicates.contains(oid) { result.duplicates.append(oid) }
+            guard seen.insert(oid) else {
+                if duplicated.insert(oid) { result.duplicates.append(oid) }
                 continue
             }
-            seen.append(oid)
             do throws(CertificateDecodingError) {
-                try decodeKnown(oid: oid, value: value, into: &result)
+                try decodeKnown(oid: oid, value: value, limits: limits, into: &result)
+            } catch where error.kind == .limitExceeded {
+                throw error
             } catch {
                 result.malformed.append(oid)
             }
@@ -53,7 +60,9 @@ enum ExtensionsParser {
         }
     }
 
-    private static func decodeKnown(oid: String, value: DERNode, into result: inout CertificateExtensions) throws(CertificateDecodingError) {
+    private static func decodeKnown(
+        oid: String, value: DERNode, limits: Limits, into result: inout CertificateExtensions
+    ) throws(CertificateDecodingError) {
         guard ExtensionOID.understood.contains(oid) else { return }
         var outer = try value.encapsulated()
         guard let node = try outer.next() else { throw CertificateDecodingError(.malformedDER, "empty extension") }
@@ -62,8 +71,8 @@ enum ExtensionsParser {
         case ExtensionOID.basicConstraints: result.basicConstraints = try ExtensionDecoders.basicConstraints(node)
         case ExtensionOID.keyUsage: result.keyUsage = try ExtensionDecoders.keyUsage(node)
         case ExtensionOID.extendedKeyUsage: result.extendedKeyUsage = try ExtensionDecoders.oidSequence(node)
-        case ExtensionOID.subjectAltName: result.subjectAlternativeNames = try ExtensionDecoders.generalNames(node)
-        case ExtensionOID.nameConstraints: result.nameConstraints = try ExtensionDecoders.nameConstraints(node)
+        case ExtensionOID.subjectAltName: result.subjectAlternativeNames = try ExtensionDecoders.generalNames(node, limits: limits)
+        case ExtensionOID.nameConstraints: result.nameConstraints = try ExtensionDecoders.nameConstraints(node, limits: limits)
         case ExtensionOID.authorityKeyIdentifier:
             let identifier = try ExtensionDecoders.authorityKeyIdentifier(node)
             result.authorityKeyIdentifier = identifier.keyIdentifier
@@ -71,10 +80,27 @@ enum ExtensionsParser {
         case ExtensionOID.subjectKeyIdentifier:
             guard node.tag == DERTag.octetString else { throw CertificateDecodingError(.malformedDER, "SKI is not an OCTET STRING") }
             result.subjectKeyIdentifier = node.contentBytes
-        case ExtensionOID.crlDistributionPoints: result.crlDistributionPoints = try ExtensionDecoders.crlDistributionPoints(node)
-        case ExtensionOID.authorityInfoAccess: result.authorityInfoAccess = try ExtensionDecoders.authorityInfoAccess(node)
+        case ExtensionOID.crlDistributionPoints: result.crlDistributionPoints = try ExtensionDecoders.crlDistributionPoints(node, limits: limits)
+        case ExtensionOID.authorityInfoAccess: result.authorityInfoAccess = try ExtensionDecoders.authorityInfoAccess(node, limits: limits)
         case ExtensionOID.certificatePolicies: result.certificatePolicies = try ExtensionDecoders.certificatePolicies(node)
         default: break
         }
+    }
+}
+
+/// A set of OIDs that searches linearly while small (a handful of extensions: cheaper than hashing each OID)
+/// and switches to hashing beyond ``linearLimit``, so that no number of extensions makes parsing quadratic.
+struct OIDSet {
+    static let linearLimit = 16
+    private var small: [String] = []
+    private var large: Set<String>?
+
+    /// Inserts `oid`; false when it was already there.
+    mutating func insert(_ oid: String) -> Bool {
+        if large != nil { return large!.insert(oid).inserted }
+        if small.contains(oid) { return false }
+        small.append(oid)
+        if small.count > Self.linearLimit { large = Set(small) }
+        return true
     }
 }

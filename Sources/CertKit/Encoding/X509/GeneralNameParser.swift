@@ -1,7 +1,7 @@
 /// GeneralName and GeneralNames decoding (RFC 5280 §4.2.1.6).
 enum GeneralNameParser {
     /// Decodes one GeneralName element.
-    static func parse(_ node: DERNode) throws(CertificateDecodingError) -> GeneralName {
+    static func parse(_ node: DERNode, limits: Limits) throws(CertificateDecodingError) -> GeneralName {
         switch node.tag {
         case 0x81: return .email(try ia5(node, "rfc822Name"))
         case 0x82: return .dnsName(try ia5(node, "dNSName"))
@@ -9,7 +9,7 @@ enum GeneralNameParser {
         case 0x87: return .ipAddress(node.contentBytes)
         case 0xA4:
             var inner = try node.children()
-            let name = try NameParser.parse(inner.read(DERTag.sequence, "directoryName"))
+            let name = try NameParser.parse(inner.read(DERTag.sequence, "directoryName"), limits: limits)
             try inner.expectEnd("directoryName")
             return .directoryName(name)
         default:
@@ -21,9 +21,9 @@ enum GeneralNameParser {
     }
 
     /// Decodes every GeneralName in `reader` until its end.
-    static func parseAll(_ reader: inout DERReader) throws(CertificateDecodingError) -> [GeneralName] {
+    static func parseAll(_ reader: inout DERReader, limits: Limits) throws(CertificateDecodingError) -> [GeneralName] {
         var names: [GeneralName] = []
-        while let node = try reader.next() { names.append(try parse(node)) }
+        while let node = try reader.next() { names.append(try parse(node, limits: limits)) }
         return names
     }
 

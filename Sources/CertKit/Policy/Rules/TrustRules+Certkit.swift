@@ -73,6 +73,10 @@ extension TrustRules {
     public static let pathBuildingLimit = TrustRule(
         "certkit.path-building-limit", .pathBuildingLimit, everyProfile, "certkit ChainBuilder.Limits",
         "path building finishes within its work limits")
+    /// The evaluation bounds of ``Limits`` (fatal: the bounded work is refused, never passed).
+    public static let resourceLimit = TrustRule(
+        "certkit.resource-limit", .resourceLimit, everyProfile, "certkit Limits",
+        "the evaluation stays within its bounds: pool, anchors, CRLs and CRL entries, name-constraint comparisons (fatal)")
     /// The library's second opinion.
     public static let libraryVerdict = TrustRule(
         "certkit.library-verdict", .signature, everyProfile, "certkit DESIGN §2",
@@ -86,6 +90,6 @@ extension TrustRules {
     static let certkitRules: [TrustRule] = [
         criticalExtensions, malformedExtension, extendedKeyUsagePurpose, peerName, email, weakSignature, weakKey, ecNamedCurve,
         tlsHashFloor, tlsKeySize, pin, distrust, untrustedRoot, missingIntermediate, signature, revocation,
-        crlValidation, pathBuildingLimit, libraryVerdict, backendError,
+        crlValidation, pathBuildingLimit, resourceLimit, libraryVerdict, backendError,
     ]
 }

@@ -24,7 +24,7 @@ package enum TrustRules {
             validity, basicConstraintsPresent, caFlag, pathLength, caKeyCertSign, criticalExtensions,
             duplicateExtension, malformedExtension, nameConstraints, extendedKeyUsagePurpose, peerName, email,
             weakSignature, weakKey, tlsHashFloor, tlsKeySize, pin, distrust, untrustedRoot, missingIntermediate,
-            signature, revocation, crlValidation, pathBuildingLimit, backendError, maxDepth, serverAuthRequired,
+            signature, revocation, crlValidation, pathBuildingLimit, resourceLimit, backendError, maxDepth, serverAuthRequired,
             validityPeriod, keyIdentifierLinkage, caSubjectNotEmpty, unparseableExtension, policyConstraintsCritical,
             serialNumber, authorityKeyIdentifierPresent, subjectKeyIdentifierInCA, extensionCriticality,
             leafNotCA, commonNameInSAN,

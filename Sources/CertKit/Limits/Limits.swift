@@ -1,0 +1,122 @@
+/// Every bound certkit puts on the work and memory one input may cost, in one place.
+///
+/// Inside the bounds every per-input cost is linear or n·log n; a bound that is hit fails closed:
+/// - a **parsing** bound makes decoding throw ``CertificateDecodingError`` of kind
+///   ``CertificateDecodingError/Kind/limitExceeded`` (the command line reports an input error, exit 1);
+/// - an **evaluation** bound makes the evaluation fail with ``TrustCheck/resourceLimit``, which is fatal: no
+///   exception, trust setting or other path turns it into a pass (exit 11);
+/// - a **path-building** bound ends the search; when no path was found by then the report adds
+///   ``TrustCheck/pathBuildingLimit``.
+///
+/// The defaults leave room for every real certificate and bundle seen in practice (the system bundle has ~150
+/// certificates; real names have under 20 attributes, real certificates under 20 extensions). Tighten them for
+/// hostile environments:
+///
+/// ```swift
+/// var limits = Limits.default
+/// limits.maxPoolCertificates = 50
+/// let bundle = try CertificateBundle.decode(bytes, limits: limits)
+/// let evaluator = TrustEvaluator(backend: OpenSSLBackend(), limits: limits)
+/// ```
+///
+/// | bound | default | applies to |
+/// |---|---|---|
+/// | ``maxInputBytes`` | 32 MiB | one input (file, standard input, bytes given to a decoder) |
+/// | ``maxPEMBlocks`` | 10,000 | PEM blocks of any label in one input |
+/// | ``maxCertificatesPerInput`` | 10,000 | certificates in one input (PEM, DER sequence, PKCS#7) |
+/// | ``maxAttributesPerName`` | 64 | attributes in one name, over all its RDNs |
+/// | ``maxExtensionsPerCertificate`` | 64 | extensions of one certificate or CRL |
+/// | ``maxCRLEntries`` | 100,000 | revoked entries of one CRL, and of all CRLs of one evaluation |
+/// | ``maxCRLs`` | 1,000 | CRLs given to one evaluation (each may cost a signature verification) |
+/// | ``maxPoolCertificates`` | 10,000 | presented certificates after the leaf plus extra intermediates |
+/// | ``maxAnchors`` | 1,000 | anchors, trust-setting certificates and (when used) the system bundle |
+/// | ``maxNameConstraintComparisons`` | 2^20 | names × name constraints over one candidate path |
+/// | ``maxDepth`` | 10 | certificates in one path, anchor included |
+/// | ``maxExpansions`` | 2,000 | partial paths expanded |
+/// | ``maxCandidates`` | 32 | candidate paths handed to the backend |
+/// | ``maxQueued`` | 20,000 | partial paths waiting |
+/// | ``maxIssuerComparisons`` | 65,536 | issuer candidates examined over one search |
+public struct Limits: Sendable, Hashable {
+    // MARK: Inputs (parsing bounds: input errors)
+
+    /// The most bytes of one input.
+    public var maxInputBytes: Int
+    /// The most PEM blocks, of any label, in one input.
+    public var maxPEMBlocks: Int
+    /// The most certificates in one input.
+    public var maxCertificatesPerInput: Int
+    /// The most attributes in one distinguished name (over all its RDNs; directory names inside extensions too).
+    public var maxAttributesPerName: Int
+    /// The most extensions of one certificate or CRL.
+    public var maxExtensionsPerCertificate: Int
+    /// The most revoked entries of one CRL; also bounds the entries of all CRLs given to one evaluation. (The
+    /// backends import a CRL again for their verdict: GnuTLS holds about 1 KB per entry, so 100,000 entries cost
+    /// about 100 MB there.)
+    public var maxCRLEntries: Int
+    /// The most CRLs given to one evaluation (an evaluation bound: each CRL naming an issuer of the path costs a
+    /// signature verification).
+    public var maxCRLs: Int
+
+    // MARK: Evaluation (fatal ResourceLimit)
+
+    /// The most certificates in the pool: the presented certificates after the leaf plus the extra intermediates.
+    public var maxPoolCertificates: Int
+    /// The most anchors: app anchors, always-trust and distrust certificates and, unless `anchorsOnly`, the system
+    /// bundle. (Anchors are prepared eagerly by the OpenSSL backend, about 0.1 ms each: 1,000 keep that near 0.1 s.)
+    public var maxAnchors: Int
+    /// The most name comparisons name-constraint checking may need on one candidate path: for each CA with
+    /// constraints and each certificate below it, (its names) × (the CA's constraints), summed. OpenSSL and
+    /// GnuTLS stop at 2^20 for one certificate and one CA.
+    public var maxNameConstraintComparisons: Int
+
+    // MARK: Path building (PathBuildingLimit)
+
+    /// The most certificates in a path, anchor included.
+    public var maxDepth: Int
+    /// The most partial paths expanded.
+    public var maxExpansions: Int
+    /// The most candidate paths handed out (each costs the backend one path verification).
+    public var maxCandidates: Int
+    /// The most partial paths waiting to be expanded.
+    public var maxQueued: Int
+    /// The most issuer candidates examined over one search (each expansion examines every certificate whose
+    /// subject is the issuer name wanted).
+    public var maxIssuerComparisons: Int
+
+    /// Creates limits; every parameter defaults to the documented default.
+    public init(
+        maxInputBytes: Int = 32 << 20, maxPEMBlocks: Int = 10_000, maxCertificatesPerInput: Int = 10_000,
+        maxAttributesPerName: Int = 64, maxExtensionsPerCertificate: Int = 64, maxCRLEntries: Int = 100_000,
+        maxCRLs: Int = 1_000, maxPoolCertificates: Int = 10_000, maxAnchors: Int = 1_000,
+        maxNameConstraintComparisons: Int = 1 << 20,
+        maxDepth: Int = 10, maxExpansions: Int = 2_000, maxCandidates: Int = 32, maxQueued: Int = 20_000,
+        maxIssuerComparisons: Int = 1 << 16
+    ) {
+        self.maxInputBytes = maxInputBytes
+        self.maxPEMBlocks = maxPEMBlocks
+        self.maxCertificatesPerInput = maxCertificatesPerInput
+        self.maxAttributesPerName = maxAttributesPerName
+        self.maxExtensionsPerCertificate = maxExtensionsPerCertificate
+        self.maxCRLEntries = maxCRLEntries
+        self.maxCRLs = maxCRLs
+        self.maxPoolCertificates = maxPoolCertificates
+        self.maxAnchors = maxAnchors
+        self.maxNameConstraintComparisons = maxNameConstraintComparisons
+        self.maxDepth = maxDepth
+        self.maxExpansions = maxExpansions
+        self.maxCandidates = maxCandidates
+        self.maxQueued = maxQueued
+        self.maxIssuerComparisons = maxIssuerComparisons
+    }
+
+    /// The documented defaults.
+    public static let `default` = Limits()
+}
+
+extension CertificateDecodingError {
+    /// The error for input that exceeds `limit` (named as in ``Limits``), e.g.
+    /// `the subject has more than 64 attributes (Limits.maxAttributesPerName)`.
+    static func limit(_ what: String, _ limit: String) -> CertificateDecodingError {
+        CertificateDecodingError(.limitExceeded, "\(what) (Limits.\(limit))")
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// Tests/Fixtures/adversarial/matrix.json (made by Scripts/fixtures/make-adversarial-inputs.py): hostile inputs,
+/// the certkit runs made on each and their documented exit codes. Small inputs are committed files; huge ones
+/// are recipes (a template repeated with a counter, or a text template) expanded here at test time.
+public struct AdversarialMatrix: Decodable, Sendable {
+    /// One input of the matrix.
+    public struct Input: Decodable, Sendable {
+        public var name: String
+        public var description: String
+        /// Placeholder (as used in `runs`) → committed file name or recipe.
+        public var files: [String: FileSpec]
+        public var runs: [Run]
+    }
+
+    /// One certkit command line (placeholders in braces) and its documented exit code.
+    public struct Run: Decodable, Sendable {
+        public var args: [String]
+        public var exit: Int32
+    }
+
+    /// A committed file, or a recipe for a huge one.
+    public enum FileSpec: Decodable, Sendable {
+        case file(String)
+        case recipe(Recipe)
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let name = try? container.decode(String.self) {
+                self = .file(name)
+            } else {
+                self = .recipe(try container.decode(Recipe.self))
+            }
+        }
+    }
+
+    /// `prefix` + `count` expansions of `template` + `suffix` (prefix and suffix in hex). For `der`, the
+    /// template is a committed file and each copy gets its index as a 4-byte big-endian counter at every offset
+    /// of `counterOffsets`; for `text`, `{i}` in the template becomes the index, zero-padded to 6 digits.
+    public struct Recipe: Decodable, Sendable {
+        public var expand: String
+        public var template: String
+        public var count: Int
+        public var counterOffsets: [Int]?
+        public var prefix: String?
+        public var suffix: String?
+    }
+
+    /// Files every input may use (`{root}`, `{leaf}`).
+    public var common: [String: String]
+    public var inputs: [Input]
+
+    /// Tests/Fixtures/adversarial.
+    public static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/adversarial")
+
+    /// The committed matrix.
+    public static func load() throws -> AdversarialMatrix {
+        try JSONDecoder().decode(
+            AdversarialMatrix.self, from: Data(contentsOf: directory.appendingPathComponent("matrix.json")))
+    }
+
+    /// The bytes of a committed file.
+    public static func bytes(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: directory.appendingPathComponent(name)))
+    }
+
+    /// The bytes `spec` stands for.
+    public static func bytes(_ spec: FileSpec) throws -> [UInt8] {
+        switch spec {
+        case .file(let name): return try bytes(name)
+        case .recipe(let recipe): return try expand(recipe)
+        }
+    }
+
+    /// Expands a recipe.
+    public static func expand(_ recipe: Recipe) throws -> [UInt8] {
+        var out = hex(recipe.prefix ?? "")
+        if recipe.expand == "text" {
+            for index in 0..<recipe.count {
+                let number = String(index)
+                let padded = String(repeating: "0", count: max(0, 6 - number.count)) + number
+                out += Array(recipe.template.replacingOccurrences(of: "{i}", with: padded).utf8)
+            }
+        } else {
+            var template = try bytes(recipe.template)
+            out.reserveCapacity(out.count + template.count * recipe.count)
+            for index in 0..<recipe.count {
+                for offset in recipe.counterOffsets ?? [] {
+                    for byte in 0..<4 { template[offset + byte] = UInt8(truncatingIfNeeded: index >> (24 - 8 * byte)) }
+                }
+                out += template
+            }
+        }
+        return out + hex(recipe.suffix ?? "")
+    }
+
+    /// The recipe for `file` of the input called `input`, with its count replaced by `count` when given.
+    public func recipe(_ input: String, _ file: String, count: Int? = nil) throws -> Recipe {
+        guard let entry = inputs.first(where: { $0.name == input }), case .recipe(var recipe)? = entry.files[file] else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "no recipe \(input)/\(file)"])
+        }
+        if let count { recipe.count = count }
+        return recipe
+    }
+
+    private static func hex(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex, let end = text.index(index, offsetBy: 2, limitedBy: text.endIndex),
+              let byte = UInt8(text[index..<end], radix: 16) {
+            out.append(byte)
+            index = end
+        }
+        return out
+    }
+}
