@@ -103,9 +103,9 @@ struct RuleBoundaryTests {
     @Test("a result with a CRL is not reused across the CRL's thisUpdate or nextUpdate", arguments: ["openssl", "gnutls"])
     func crlWindow(backend: String) throws {
         var evaluation = Self.ssl(
-            try Self.certificates("rules-crl-stale-still-revokes/chain.pem"),
-            anchors: try Self.certificates("rules-crl-stale-still-revokes/root-rsa.pem"))
-        let crl = try Self.crl("rules-crl-stale-still-revokes/int-revokes-leaf-stale.crl.pem")
+            try Self.certificates("rules-crl-stale/chain.pem"),
+            anchors: try Self.certificates("rules-crl-stale/root-rsa.pem"))
+        let crl = try Self.crl("rules-crl-stale/int-revokes-leaf-stale.crl.pem")
         evaluation.crls = [crl]
         let nextUpdate = try #require(crl.nextUpdate)
         for boundary in [crl.thisUpdate, nextUpdate] {
