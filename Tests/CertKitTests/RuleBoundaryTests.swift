@@ -1,6 +1,36 @@
 import CertKit
+import CertKitOpenSSL
 import Foundation
 import Testing
+
+/// OpenSSL for everything, except that its second opinion is `findings`.
+struct FixedOpinionBackend: TrustBackend {
+    let library = OpenSSLBackend()
+    let findings: [LibraryFinding]
+
+    var name: String { "fixed-opinion" }
+    func checkImport(_ der: [UInt8]) throws(BackendError) { try library.checkImport(der) }
+    func digest(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) throws(BackendError) -> [UInt8] {
+        try library.digest(algorithm, of: bytes)
+    }
+    func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore {
+        try library.prepareAnchors(anchors)
+    }
+    func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
+        try library.verifySignature(input)
+    }
+    func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
+        library.librarySignatureDigest(of: certificate)
+    }
+    func libraryVerdict(
+        on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
+    ) throws(BackendError) -> [LibraryFinding] {
+        findings
+    }
+    func libraryFields(of der: [UInt8]) throws(BackendError) -> LibraryCertificateFields {
+        try library.libraryFields(of: der)
+    }
+}
 
 /// Issue 19: unit tests that fail when a boundary of the result cache, the cache key, the chain builder's limits or
 /// the exceptions rule moves by one step. They use the `rules-*` fixtures (Scripts/fixtures/make-rule-fixtures.sh)
@@ -48,6 +78,8 @@ struct RuleBoundaryTests {
         crossing(evaluation, from: after, to: before, backend: backend, sourceLocation: sourceLocation)
         crossing(evaluation, from: before, to: boundary, backend: backend, sourceLocation: sourceLocation)
         crossing(evaluation, from: after, to: boundary, backend: backend, sourceLocation: sourceLocation)
+        crossing(evaluation, from: boundary, to: before, backend: backend, sourceLocation: sourceLocation)
+        crossing(evaluation, from: boundary, to: after, backend: backend, sourceLocation: sourceLocation)
         #expect(early.result != late.result || early.checks != late.checks,
                 "the fixture's result does not change at this boundary", sourceLocation: sourceLocation)
     }
@@ -245,6 +277,31 @@ struct RuleBoundaryTests {
         #expect(one.next() != nil)
         #expect(one.next() == nil)
         #expect(one.limitReached)
+    }
+
+    // MARK: the library's second opinion
+
+    @Test("the library's second opinion adds what the core did not find, and nothing it explains")
+    func secondOpinion() throws {
+        let evaluation = try rsa()
+        func report(_ findings: [LibraryFinding], _ evaluation: TrustEvaluation) -> TrustReport {
+            TrustEvaluator(backend: FixedOpinionBackend(findings: findings), configuration: .uncached).evaluate(evaluation)
+        }
+        let unexplained = LibraryFinding(index: 1, explainedBy: [.keyUsage], otherwise: .keyUsage, note: "test")
+        let added = report([unexplained], evaluation)
+        #expect(added.result == .recoverableTrustFailure)
+        #expect(added.checks.count == 3 && added.checks[1] == [.keyUsage])
+        // Unmapped library statuses fail closed: the path is discarded.
+        let unmapped = LibraryFinding(index: nil, explainedBy: [], otherwise: .signature, note: "test")
+        #expect(report([unmapped], evaluation).checks.first?.contains(.signature) == true)
+        // Explained by the core's own finding (the leaf is evaluated for another host): nothing added.
+        var wrongHost = evaluation
+        wrongHost.policies = [.sslServer(host: "other.example")]
+        let explained = LibraryFinding(index: 0, explainedBy: [.sslHostname], otherwise: .keyUsage, note: "test")
+        #expect(report([explained], wrongHost).checks == [[.sslHostname], [], []])
+        let anywhere = LibraryFinding(index: nil, explainedBy: [.sslHostname], otherwise: .keyUsage, note: "test")
+        #expect(report([anywhere], wrongHost).checks == [[.sslHostname], [], []])
+        #expect(report([explained], evaluation).checks == [[.keyUsage], [], []])
     }
 
     // MARK: exceptions and aggregation
