@@ -50,6 +50,7 @@ mkdir -p "$WORK"
 (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard) | $MUT sync "$ROOT" "$WORK"
 
 LOG="$WORK/.mutation-logs"
+rm -rf "$LOG"
 mkdir -p "$LOG"
 build() { (cd "$WORK" && swift build --build-tests >"$1" 2>&1); }
 run_tests() {  # run_tests FILTER LOGFILE
@@ -59,26 +60,34 @@ run_tests() {  # run_tests FILTER LOGFILE
 echo "mutation: baseline build" >&2
 build "$LOG/baseline-build.log" || { echo "mutation: the unmutated tree does not build, see $LOG/baseline-build.log" >&2; exit 1; }
 
-declare -A BASELINE_DONE
-baseline_for() {  # baseline_for FILTER -> prints the baseline log path, running it once per filter
-  local key; key=$(printf '%s' "$1" | md5sum | cut -c1-12)
-  if [ -z "${BASELINE_DONE[$key]:-}" ]; then
-    echo "mutation: baseline tests (--filter '$1')" >&2
-    run_tests "$1" "$LOG/baseline-$key.log"
-    local failing; failing=$($MUT failures "$LOG/baseline-$key.log" | wc -l)
-    [ "$failing" -gt 0 ] && echo "mutation: the baseline already fails $failing test case(s); they do not count" >&2
-    BASELINE_DONE[$key]=1
-  fi
-  echo "$LOG/baseline-$key.log"
+filter_of() {  # the --filter of mutant $1
+  local f="${FILTER:-$($MUT field "$LIST" "$1" filter)}"
+  echo "${f:-ConformanceTests|CertKitTests}"
 }
+baseline_log() { echo "$LOG/baseline-$(printf '%s' "$1" | md5sum | cut -c1-12).log"; }
+
+# Baselines first, on the unmutated build: one test run per distinct filter.
+IDS=$($MUT ids "$LIST" "$ONLY")
+for id in $IDS; do
+  filter=$(filter_of "$id")
+  log=$(baseline_log "$filter")
+  [ -f "$log.done" ] && continue
+  echo "mutation: baseline tests (--filter '$filter')" >&2
+  run_tests "$filter" "$log"
+  touch "$log.done"
+  failing=$($MUT failures "$log" | wc -l)
+  if [ "$failing" -gt 0 ]; then
+    echo "mutation: the baseline already fails $failing test case(s); they do not count:" >&2
+    $MUT failures "$log" | sed 's/^/  /' | cut -c1-160 >&2
+  fi
+done
 
 RESULTS="$LOG/results.tsv"
 : > "$RESULTS"
 trap '$MUT restore "$WORK" 2>/dev/null || true' EXIT
-for id in $($MUT ids "$LIST" "$ONLY"); do
-  filter="${FILTER:-$($MUT field "$LIST" "$id" filter)}"
-  filter="${filter:-ConformanceTests|CertKitTests}"
-  baseline=$(baseline_for "$filter")
+for id in $IDS; do
+  filter=$(filter_of "$id")
+  baseline=$(baseline_log "$filter")
   $MUT apply "$LIST" "$id" "$WORK"
   start=$(date +%s)
   if ! build "$LOG/$id-build.log"; then
