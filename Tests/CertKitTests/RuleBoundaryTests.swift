@@ -54,7 +54,7 @@ struct RuleBoundaryTests {
         _ evaluation: TrustEvaluation, from first: Date, to second: Date, backend: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> (TrustReport, TrustReport) {
-        let cached = TrustEvaluator(backend: ConcurrencyFixtures.backend(backend))
+        let cached = TrustEvaluator(backend: ConcurrencyFixtures.backend(backend), configuration: .cached)
         let reference = TrustEvaluator(backend: ConcurrencyFixtures.backend(backend), configuration: .uncached)
         var warm = evaluation
         warm.verifyDate = first
@@ -63,6 +63,7 @@ struct RuleBoundaryTests {
         #expect(cached.evaluate(warm) == reference.evaluate(warm), sourceLocation: sourceLocation)
         let expected = reference.evaluate(probe)
         #expect(cached.evaluate(probe) == expected, "cached report reused across a boundary", sourceLocation: sourceLocation)
+        #expect(cached.cacheStatistics.resultEntries == 1, "the result cache is not in use", sourceLocation: sourceLocation)
         return (reference.evaluate(warm), expected)
     }
 
@@ -151,7 +152,7 @@ struct RuleBoundaryTests {
     func reuseInsideAWindow() throws {
         let chain = try Self.certificates("rules-validity-anchor-at-notbefore/chain.pem")
         let anchor = try Self.certificates("rules-validity-anchor-at-notbefore/root-short-rsa.pem")
-        let evaluator = TrustEvaluator(backend: ConcurrencyFixtures.backend("openssl"))
+        let evaluator = TrustEvaluator(backend: ConcurrencyFixtures.backend("openssl"), configuration: .cached)
         var evaluation = Self.ssl(chain, anchors: anchor)
         for offset in [2.0, 3, 3_600] {
             evaluation.verifyDate = anchor[0].notBefore.addingTimeInterval(offset)
@@ -164,13 +165,13 @@ struct RuleBoundaryTests {
 
     /// `base` then `variant` through one cached evaluator: `variant` must be a miss and give its own report.
     static func differentKey(_ base: TrustEvaluation, _ variant: TrustEvaluation, sourceLocation: SourceLocation = #_sourceLocation) {
-        let cached = TrustEvaluator(backend: ConcurrencyFixtures.backend("openssl"))
+        let cached = TrustEvaluator(backend: ConcurrencyFixtures.backend("openssl"), configuration: .cached)
         let reference = TrustEvaluator(backend: ConcurrencyFixtures.backend("openssl"), configuration: .uncached)
         let first = cached.evaluate(base)
         let second = cached.evaluate(variant)
         #expect(second == reference.evaluate(variant), sourceLocation: sourceLocation)
         #expect(first != second, "the two evaluations should differ", sourceLocation: sourceLocation)
-        #expect(cached.cacheStatistics.resultHits == 0, sourceLocation: sourceLocation)
+        #expect(cached.cacheStatistics == .init(resultHits: 0, resultMisses: 2, resultEntries: 2), sourceLocation: sourceLocation)
     }
 
     func rsa() throws -> TrustEvaluation {
