@@ -75,7 +75,7 @@ for id in $IDS; do
   echo "mutation: baseline tests (--filter '$filter')" >&2
   run_tests "$filter" "$log"
   touch "$log.done"
-  failing=$($MUT failures "$log" | wc -l)
+  failing=$($MUT failures "$log" | grep -c . || true)
   if [ "$failing" -gt 0 ]; then
     echo "mutation: the baseline already fails $failing test case(s); they do not count:" >&2
     $MUT failures "$log" | sed 's/^/  /' | cut -c1-160 >&2
