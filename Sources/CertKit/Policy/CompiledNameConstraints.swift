@@ -59,7 +59,8 @@ struct CompiledNameConstraints: Sendable {
     /// The bases of one list (permitted or excluded), by form.
     private struct Subtrees: Sendable {
         var dns = HostBases()
-        var uri = HostBases()
+        /// URI bases: a host names that host only; `.domain` the hosts below it (RFC 5280 §4.2.1.10).
+        var uri = HostBases(exactBasesCoverSubdomains: false)
         var email = EmailBases()
         /// iPAddress ranges, nil where malformed (one form across families; see ``NameConstraintsChecker``).
         var ip: [IPAddressRange?] = []
@@ -95,14 +96,25 @@ struct CompiledNameConstraints: Sendable {
 /// DNS-style bases (normalized): empty (everything), `.example.com` (strictly below), `example.com` (itself and
 /// below). A host is checked against each of its suffixes that starts at a label boundary.
 private struct HostBases: Sendable {
+    /// True for DNS (`example.com` holds its subdomains); false for URI hosts (`example.com` is that host only,
+    /// and an empty base holds nothing).
+    let exactBasesCoverSubdomains: Bool
     private var matchesAll = false
     private var exact: Set<String> = []
     private var dotted: Set<String> = []
     private(set) var isEmpty = true
 
+    init(exactBasesCoverSubdomains: Bool = true) { self.exactBasesCoverSubdomains = exactBasesCoverSubdomains }
+
     mutating func add(_ base: String) {
         isEmpty = false
-        if base.isEmpty { matchesAll = true } else if base.hasPrefix(".") { dotted.insert(base) } else { exact.insert(base) }
+        if base.isEmpty {
+            if exactBasesCoverSubdomains { matchesAll = true }
+        } else if base.hasPrefix(".") {
+            dotted.insert(base)
+        } else {
+            exact.insert(base)
+        }
     }
 
     /// No base at all, or one that holds `host`.
@@ -115,7 +127,8 @@ private struct HostBases: Sendable {
         var index = host.startIndex
         while let dot = host[index...].firstIndex(of: ".") {
             let suffix = host[dot...]
-            if dotted.contains(String(suffix)) || exact.contains(String(suffix.dropFirst())) { return true }
+            if dotted.contains(String(suffix)) { return true }
+            if exactBasesCoverSubdomains && exact.contains(String(suffix.dropFirst())) { return true }
             index = host.index(after: dot)
         }
         return false

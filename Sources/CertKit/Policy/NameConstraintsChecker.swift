@@ -80,8 +80,10 @@ package enum NameConstraintsChecker {
             }
             return true
         case (.uri(let uri), .uri(let base)):
+            // RFC 5280 §4.2.1.10: a URI constraint is a host (that host only) or, with a leading period, a domain.
             guard let host = uriHost(uri) else { return false }
-            return dnsWithin(host, base: HostnameMatcher.normalize(base))
+            let base = HostnameMatcher.normalize(base)
+            return base.hasPrefix(".") ? host.hasSuffix(base) : host == base
         default:
             return false
         }

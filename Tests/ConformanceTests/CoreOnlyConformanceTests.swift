@@ -1,0 +1,57 @@
+import CertKit
+import CertKitOpenSSL
+import CertKitTestSupport
+import Foundation
+import Testing
+
+/// A backend that lends the core only the library's signature verification (OpenSSL's) and gives no second
+/// opinion: every rule is then the core's alone. A rule the core gets wrong can no longer hide behind a library
+/// that enforces it too (issue 19: the validity and path-length mutants that no test caught).
+struct CoreOnlyBackend: TrustBackend {
+    let library = OpenSSLBackend()
+
+    var name: String { "core-only" }
+
+    func checkImport(_ der: [UInt8]) throws(BackendError) { try library.checkImport(der) }
+
+    func digest(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) throws(BackendError) -> [UInt8] {
+        try library.digest(algorithm, of: bytes)
+    }
+
+    func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore {
+        try library.prepareAnchors(anchors)
+    }
+
+    func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
+        try library.verifySignature(input)
+    }
+
+    func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
+        library.librarySignatureDigest(of: certificate)
+    }
+
+    /// No second opinion.
+    func libraryVerdict(
+        on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
+    ) throws(BackendError) -> [LibraryFinding] {
+        []
+    }
+
+    func libraryFields(of der: [UInt8]) throws(BackendError) -> LibraryCertificateFields {
+        try library.libraryFields(of: der)
+    }
+}
+
+/// Every scenario of every set with the core alone: the report must be the scenario's expected one (the one both
+/// libraries give, or, where a library's documented difference is a library defect, the correct one).
+@Suite struct CoreOnlyConformanceTests {
+    static let evaluator = TrustEvaluator(backend: CoreOnlyBackend(), configuration: .uncached)
+
+    @Test("scenario passes with the core alone (no library verdict)", arguments: Fixtures.scenarios)
+    func coreOnly(_ scenario: ConformanceScenario) throws {
+        let report = Self.evaluator.evaluate(try scenario.makeEvaluation())
+        let actual = ReportSummary(report)
+        let expected = ReportSummary(scenario.expected, chainSubjects: actual.chainSubjects)
+        #expect(actual == expected, "\(scenario.name) with the core alone\n  expected \(expected)\n  actual   \(actual)\n  notes \(report.notes)")
+    }
+}
