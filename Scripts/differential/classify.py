@@ -1,0 +1,104 @@
+"""Categories of a case's outcome, and the machine-readable form of Tests/Differential/known-differences.md.
+
+A case where certkit accepts and a reference rejects is *explained* when, for every rejecting reference, a
+rule below names that reference and matches one of the case's mutation tags (and the profile in force). Each
+rule's id is a row of the known-differences table; keep the two in step."""
+
+import re
+
+# backend-disagreement: one certkit backend trusts the chain and the other does not (the severe kind);
+# disagreement-both-reject: both reject, with different results or checks (exit 3 all the same).
+FINDINGS = ["unexplained-accept", "backend-disagreement", "disagreement-both-reject", "crash"]
+SAVED = FINDINGS + ["other-error"]
+ORDER = ["agree-accept", "agree-reject", "certkit-rejects", "certkit-stricter", "explained-accept",
+         "explained-disagreement", "other-error", "generator-error"] + FINDINGS
+
+
+class Rule:
+    def __init__(self, rid, tags, references, profiles=None, kind="accept"):
+        self.id = rid
+        self.tags = re.compile(tags)
+        self.references = set(references)
+        self.profiles = profiles  # None: any profile; else a set of profile names (None = default "apple")
+        self.kind = kind  # "accept": certkit accepts, the reference rejects; "disagreement": certkit's backends differ
+
+    def applies(self, tags, profile):
+        if self.profiles is not None and (profile or "apple") not in self.profiles:
+            return False
+        return any(self.tags.search(t) for t in tags)
+
+
+OPENSSL_ALL = ("openssl", "openssl-strict")
+ALL = ("openssl", "openssl-strict", "gnutls", "pyca")
+
+STRICT = ("openssl-strict",)
+PYCA = ("pyca",)
+CA = r"@(root|int\d?)$"
+NONROOT_CA = r"@int\d?$"
+
+RULES = [
+    # The anchor is trusted as given: its own signature (algorithm, parameters, value) is never checked.
+    # OpenSSL decides "self-signed" by checking that signature's algorithm against the key, and then looks for
+    # the anchor's issuer; pyca and GnuTLS refuse an anchor they cannot parse or whose algorithm they ban.
+    Rule("anchor-self-signature", r"^(sigalg|sig)\.[^@]*@root$", ALL),
+    # RFC 5280 section 4.2.1.x duties of the issuing CA that section 6 path validation does not check;
+    # openssl -x509_strict and pyca's web-PKI profile enforce them.
+    Rule("ca-aki-ski-presence", r"^ext\.(remove|malformed):(aki|ski)[/@]", STRICT + PYCA),
+    Rule("aki-ski-criticality", r"^ext\.(criticality:(aki|ski)/critical|add:(aki|ski)-critical)", STRICT + PYCA),
+    Rule("ca-bc-criticality", r"^(ext\.criticality:bc/(noncritical|explicit-false)|bc\.(int|root)-noncritical)" + CA, STRICT + PYCA),
+    Rule("pathlen-on-non-ca", r"^bc\.(leaf-pathlen|int-ca-false-pathlen)", STRICT + PYCA),
+    Rule("ca-ku-presence", r"^(ext\.remove:ku|ku\.(int|root)-remove)" + CA, STRICT + PYCA),
+    Rule("ku-criticality", r"^(ext\.criticality:ku/noncritical|ku\.[a-z]+-noncritical)@", PYCA),
+    # Encodings of DEFAULT values (BOOLEAN FALSE) that X.690 DER forbids but Apple, OpenSSL and GnuTLS accept.
+    Rule("explicit-default-false", r"^(ext\.criticality:[a-z]+/explicit-false|bc\.leaf-explicit-false)@", PYCA),
+    # Web PKI (CA/B Forum BR) certificate-profile rules that Apple's and RFC 5280's path validation do not have.
+    Rule("webpki-serial-length", r"^serial\.(40-bytes|21-bytes|zero|negative|leading-ff)@", PYCA),
+    Rule("webpki-eku-critical", r"^(eku\.leaf-critical|ext\.criticality:eku/critical)@", PYCA),
+    Rule("webpki-nc-on-leaf", r"^nc\.on-leaf@leaf$", PYCA),
+    Rule("webpki-nc-empty", r"^nc\.empty", PYCA),
+    Rule("webpki-critical-cdp", r"^(ext\.add:cdp-critical|ext\.criticality:cdp/critical)@", PYCA),
+    Rule("webpki-leaf-is-ca", r"^bc\.leaf-ca-true", PYCA),
+    Rule("policy-extensions", r"^ext\.(add:(policy-constraints|inhibit-any|policy-mappings|cp)[a-z-]*-critical|criticality:cp/critical)@", ("gnutls",) + PYCA),
+    # RFC 5280 section 7.1 compares names after normalisation (case, spaces, string type); pyca and GnuTLS
+    # compare the bytes.
+    Rule("name-normalisation", r"^name\.issuer-(case|string-type|whitespace)@", ("gnutls",) + PYCA),
+    # GnuTLS drops certificates that are not CAs from its trust list; certkit (like SecTrust) trusts a leaf that
+    # is itself an anchor (DESIGN section 3, normalisation).
+    Rule("leaf-is-anchor", r"^chain\.anchor-is-leaf$", ("gnutls",) + PYCA),
+]
+
+
+def explain(tags, rejecting, profile, kind="accept"):
+    """The ids of the rules explaining every rejecting reference, or None."""
+    used = []
+    for r in rejecting:
+        hit = next((rule for rule in RULES if rule.kind == kind and r in rule.references and rule.applies(tags, profile)), None)
+        if hit is None:
+            return None
+        if hit.id not in used:
+            used.append(hit.id)
+    return used
+
+
+def categorise(case, ck, ref, rejecting, profile):
+    """(category, explaining rule ids or None)."""
+    code = ck["exit"]
+    if code == "timeout" or code not in (0, 1, 3, 10, 11, 12, 13):
+        return "crash", None
+    if code == 3:
+        used = explain(case.mutations, ["certkit-backends"], profile, kind="disagreement")
+        if used:
+            return "explained-disagreement", ",".join(used)
+        return ("backend-disagreement" if ck.get("trusting") else "disagreement-both-reject"), None
+    if code == 13:
+        return "other-error", None
+    if code != 0:
+        if not ref:
+            return "certkit-rejects", None
+        return ("agree-reject" if rejecting else "certkit-stricter"), None
+    if not rejecting:
+        return "agree-accept", None
+    used = explain(case.mutations, rejecting, profile)
+    if used:
+        return "explained-accept", ",".join(used)
+    return "unexplained-accept", None
