@@ -15,8 +15,9 @@ ORDER = ["agree-accept", "agree-reject", "certkit-rejects", "certkit-stricter", 
 
 
 class Rule:
-    def __init__(self, rid, tags, references, profiles=None, kind="accept"):
+    def __init__(self, rid, tags, references, profiles=None, kind="accept", detail=None):
         self.id = rid
+        self.detail = re.compile(detail) if detail else None  # the reference's message must match too
         self.tags = re.compile(tags)
         self.references = set(references)
         self.profiles = profiles  # None: any profile; else a set of profile names (None = default "apple")
@@ -58,21 +59,42 @@ RULES = [
     Rule("webpki-nc-empty", r"^nc\.empty", PYCA),
     Rule("webpki-critical-cdp", r"^(ext\.add:cdp-critical|ext\.criticality:cdp/critical)@", PYCA),
     Rule("webpki-leaf-is-ca", r"^bc\.leaf-ca-true", PYCA),
-    Rule("policy-extensions", r"^ext\.(add:(policy-constraints|inhibit-any|policy-mappings|cp)[a-z-]*-critical|criticality:cp/critical)@", ("gnutls",) + PYCA),
+    Rule("policy-extensions", r"^ext\.(add:(policy-constraints|inhibit-any|policy-mappings|cp)-critical[a-z-]*|criticality:cp/critical)@", ("gnutls",) + PYCA),
     # RFC 5280 section 7.1 compares names after normalisation (case, spaces, string type); pyca and GnuTLS
     # compare the bytes.
     Rule("name-normalisation", r"^name\.issuer-(case|string-type|whitespace)@", ("gnutls",) + PYCA),
+    Rule("webpki-san-criticality", r"^ext\.criticality:san/critical@leaf$", PYCA),
+    Rule("empty-subject-san-noncritical", r"^san\.empty-subject-noncritical@leaf$", STRICT + PYCA),
+    Rule("utctime-before-2050", r"^validity\.generalized-pre2050@", STRICT + PYCA),
+    Rule("webpki-sigalg-allowlist", r"^sigalg\.oid:(sha224WithRSA|ecdsa-with-SHA224)/sha224@", PYCA),
+    Rule("rsa-params-absent", r"^sigalg\.params:absent@", PYCA),
+    Rule("webpki-nc-empty-dns", r"^nc\.permit-dns-empty", PYCA),
+    # pyca's DNSName refuses host names that are not LDH (RFC 1123) before verifying anything.
+    Rule("pyca-host-syntax", r"^host\.dns:(hyphen-label|label-64|underscore|double-dot)@leaf$", PYCA),
+    # The anchor is trusted as given (RFC 5280 section 6.1.1 (d): its name and key): a v1 anchor is fine.
+    Rule("anchor-v1", r"^(ext\.field:(v1-no-exts|explicit-v1|v1-with-exts|uids-v1)@root|chain\.anchor-v1-root)$", STRICT + PYCA),
+    # The AKI is an identification hint (RFC 5280 section 4.2.1.1), not a path-validation input; OpenSSL
+    # refuses an issuer whose name/serial disagree with authorityCertIssuer/-SerialNumber, pyca wants a keyIdentifier.
+    Rule("aki-is-a-hint", r"^ext\.add:aki-issuer-serial@", ALL),
+    # anyExtendedKeyUsage in a CA certificate does not restrict the chain (Apple's intermediate EKU rule);
+    # OpenSSL and GnuTLS require serverAuth itself in every CA's EKU.
+    Rule("ca-eku-any", r"^eku\.(int|root)-any@", OPENSSL_ALL + ("gnutls",)),
+    # openssl -crl_check_all wants a CRL in scope for every certificate; certkit checks revocation against the
+    # CRLs it is given and needs none (a CRL of another issuer or scope does not apply).
+    Rule("openssl-crl-coverage", r"^(crl|chain)\.", OPENSSL_ALL, detail=r"unable to get certificate CRL"),
     # GnuTLS drops certificates that are not CAs from its trust list; certkit (like SecTrust) trusts a leaf that
     # is itself an anchor (DESIGN section 3, normalisation).
     Rule("leaf-is-anchor", r"^chain\.anchor-is-leaf$", ("gnutls",) + PYCA),
 ]
 
 
-def explain(tags, rejecting, profile, kind="accept"):
+def explain(tags, rejecting, profile, kind="accept", details=None):
     """The ids of the rules explaining every rejecting reference, or None."""
     used = []
+    details = details or {}
     for r in rejecting:
-        hit = next((rule for rule in RULES if rule.kind == kind and r in rule.references and rule.applies(tags, profile)), None)
+        hit = next((rule for rule in RULES if rule.kind == kind and r in rule.references and rule.applies(tags, profile)
+                    and (rule.detail is None or rule.detail.search(details.get(r, "")))), None)
         if hit is None:
             return None
         if hit.id not in used:
@@ -98,7 +120,7 @@ def categorise(case, ck, ref, rejecting, profile):
         return ("agree-reject" if rejecting else "certkit-stricter"), None
     if not rejecting:
         return "agree-accept", None
-    used = explain(case.mutations, rejecting, profile)
+    used = explain(case.mutations, rejecting, profile, details={k: v["detail"] for k, v in ref.items()})
     if used:
         return "explained-accept", ",".join(used)
     return "unexplained-accept", None

@@ -82,6 +82,32 @@ def family_key(rec):
     return " + ".join(sorted(t.split(":")[0].split("@")[0] for t in rec["tags"])) or "(none)"
 
 
+def reclassify(directory, profile):
+    """Re-applies classify.py to the findings of an earlier run (after a rule was added or a fix landed)."""
+    import types
+
+    before, after = collections.Counter(), collections.Counter()
+    groups = collections.Counter()
+    for line in open(os.path.join(directory, "findings.ndjson")):
+        rec = json.loads(line)
+        if rec["category"] not in classify.FINDINGS:
+            continue
+        case = types.SimpleNamespace(mutations=rec["tags"])
+        ck = {"exit": rec["certkit_exit"], "trusting": rec.get("trusting_backends", [])}
+        ref = {r: {"ok": r not in rec["rejecting"], "detail": rec["references"].get(r, "")} for r in refs.REFERENCES}
+        if rec["certkit_exit"] != 0 and not ck["trusting"]:
+            ref = {}
+        category, rule = classify.categorise(case, ck, ref, rec["rejecting"], profile)
+        before[rec["category"]] += 1
+        after[category] += 1
+        if category in classify.FINDINGS:
+            groups[(category, group_key(rec))] += 1
+    for (cat, g), n in groups.most_common():
+        print("  %6d  %-24s %s" % (n, cat, g))
+    print("reclassify: before %s; after %s" % (dict(before), dict(after)))
+    return 1 if any(after[c] for c in classify.FINDINGS) else 0
+
+
 def main():
     ap = argparse.ArgumentParser(prog="Scripts/differential.sh", description=__doc__)
     ap.add_argument("--seed", type=int, default=None, help="run seed (default: random; printed)")
@@ -95,7 +121,10 @@ def main():
     ap.add_argument("--all-refs", action="store_true", help="run the references on every case, not only on accepts")
     ap.add_argument("--ci", action="store_true", help="fixed seed, %d cases, exit 1 on any unexplained finding" % CI_CASES)
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--reclassify", metavar="DIR", help="re-apply the classifier to DIR/findings.ndjson of an earlier run")
     a = ap.parse_args()
+    if a.reclassify:
+        return reclassify(a.reclassify, a.profile)
 
     root = os.path.abspath(os.path.join(HERE, "..", ".."))
     if a.ci:

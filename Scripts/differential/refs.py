@@ -8,6 +8,10 @@ import ipaddress
 import json
 import os
 import subprocess
+import warnings
+
+warnings.filterwarnings("ignore", module="cryptography")
+warnings.filterwarnings("ignore", message=".*serial number.*")
 
 import der
 

@@ -415,6 +415,8 @@ class Cert:
     def set_ext(self, key, critical, value):
         oid = OID.get(key, key)
         e = self.ext(oid)
+        if self.exts is None:
+            self.exts = []
         if e is None:
             self.exts.append(Ext(oid, critical, value))
         else:
@@ -422,7 +424,8 @@ class Cert:
 
     def remove_ext(self, key):
         oid = OID.get(key, key)
-        self.exts = [e for e in self.exts if e.oid != oid]
+        if self.exts is not None:
+            self.exts = [e for e in self.exts if e.oid != oid]
 
     def spki(self) -> bytes:
         return self.spki_override if self.spki_override is not None else spki(self.key)
