@@ -723,6 +723,8 @@ def m_names(case, rng):
         c.subject = der.seq(der.set_(*[der.children(r)[0] for r in rdns]))
     else:
         rdns = der.children(parent.subject)
+        if not rdns:
+            return None
         cn_attr = der.children(rdns[-1])[0]
         cn_value = der.children(cn_attr)[1]
         text = cn_value[2:].decode("utf-8", "replace")
@@ -1071,10 +1073,16 @@ def _crl_setup(case):
     if case.crl_mode:
         return
     case.crl_mode = True
-    issuer_of_leaf = case.leaf.issuer_cert
-    case.crls.append(X.CRL(issuer_of_leaf, case.at - 3 * DAY, case.at + 4 * DAY))
-    if issuer_of_leaf is not case.root:
-        case.crls.append(X.CRL(case.root, case.at - 3 * DAY, case.at + 4 * DAY))
+    # One CRL from every CA of the chain (leaf's issuer first, root last), so `openssl verify -crl_check_all`
+    # has a CRL in scope for every certificate.
+    issuer = case.leaf.issuer_cert
+    seen = set()
+    while id(issuer) not in seen:
+        seen.add(id(issuer))
+        case.crls.append(X.CRL(issuer, case.at - 3 * DAY, case.at + 4 * DAY))
+        if issuer.issuer_cert is issuer:
+            break
+        issuer = issuer.issuer_cert
 
 
 def _revoke(crl, serial_der, exts=None, when=None):
