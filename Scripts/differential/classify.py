@@ -10,7 +10,7 @@ import re
 # disagreement-both-reject: both reject, with different results or checks (exit 3 all the same).
 FINDINGS = ["unexplained-accept", "backend-disagreement", "disagreement-both-reject", "crash"]
 SAVED = FINDINGS + ["other-error"]
-ORDER = ["agree-accept", "agree-reject", "certkit-rejects", "certkit-stricter", "explained-accept",
+ORDER = ["usage-error", "agree-accept", "agree-reject", "certkit-rejects", "certkit-stricter", "explained-accept",
          "explained-disagreement", "other-error", "generator-error"] + FINDINGS
 
 
@@ -105,6 +105,8 @@ def explain(tags, rejecting, profile, kind="accept", details=None):
 def categorise(case, ck, ref, rejecting, profile):
     """(category, explaining rule ids or None)."""
     code = ck["exit"]
+    if code == 2:
+        return "usage-error", None
     if code == "timeout" or code not in (0, 1, 3, 10, 11, 12, 13):
         return "crash", None
     if code == 3:

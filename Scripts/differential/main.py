@@ -156,6 +156,9 @@ def main():
         nonlocal done, last
         done += 1
         cat = rec["category"]
+        if cat == "usage-error":
+            print("differential: certkit refused the command line: %s" % rec["certkit"], file=sys.stderr)
+            sys.exit(2)
         counts[cat] += 1
         if rec.get("rule"):
             rules[rec["rule"]] += 1
