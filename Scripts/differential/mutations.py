@@ -958,6 +958,61 @@ def m_nc_on_leaf(case, rng):
     case.tag("nc.on-leaf@leaf")
 
 
+# ======================================================================== certificate policies
+
+
+@mutation("policy", 3)
+def m_policy(case, rng):
+    """RFC 5280 section 6.1 policy processing: certkit recognises the policy extensions (so they may be critical);
+    these cases check that it also applies them. OpenSSL runs with -policy_check for them."""
+    ints = case.intermediates()
+    if not ints:
+        return None
+    ca = rng.choice(ints)
+    leaf = case.leaf
+    v = rng.choice(["require-explicit-leaf-no-policy", "require-explicit-leaf-other-policy", "require-explicit-ok",
+                    "require-explicit-skip1-no-policy", "inhibit-any-leaf-any", "inhibit-any-skip-leaf-any",
+                    "mapping-from-any", "mapping-to-any", "inhibit-mapping-then-mapped", "ca-policy-other-leaf-br",
+                    "require-explicit-leaf-any", "cp-dup-policy", "cp-empty-seq"])
+    PC = X.OID["pc"]
+    if v == "require-explicit-leaf-no-policy":
+        ca.set_ext("pc", True, der.seq(der.tlv(0x80, b"\x00")))
+        leaf.remove_ext("cp")
+    elif v == "require-explicit-leaf-other-policy":
+        ca.set_ext("pc", True, der.seq(der.tlv(0x80, b"\x00")))
+        leaf.set_ext("cp", False, X.policies("1.3.6.1.4.1.55555.7"))
+    elif v == "require-explicit-ok":
+        ca.set_ext("pc", True, der.seq(der.tlv(0x80, b"\x00")))
+    elif v == "require-explicit-skip1-no-policy":
+        ca.set_ext("pc", True, der.seq(der.tlv(0x80, b"\x01")))
+        leaf.remove_ext("cp")
+    elif v in ("inhibit-any-leaf-any", "inhibit-any-skip-leaf-any"):
+        ca.set_ext("inhibit", True, der.integer(0 if v == "inhibit-any-leaf-any" else 5))
+        ca.set_ext("cp", False, X.policies("2.5.29.32.0"))
+        ca.set_ext("pc", True, der.seq(der.tlv(0x80, b"\x00")))
+        leaf.set_ext("cp", False, X.policies("2.5.29.32.0"))
+    elif v == "mapping-from-any":
+        ca.set_ext("pm", True, der.seq(der.seq(der.oid("2.5.29.32.0"), der.oid("2.23.140.1.2.1"))))
+    elif v == "mapping-to-any":
+        ca.set_ext("pm", True, der.seq(der.seq(der.oid("2.23.140.1.2.1"), der.oid("2.5.29.32.0"))))
+    elif v == "inhibit-mapping-then-mapped":
+        ca.set_ext("pc", True, der.seq(der.tlv(0x80, b"\x00"), der.tlv(0x81, b"\x00")))
+        ca.set_ext("pm", True, der.seq(der.seq(der.oid("2.23.140.1.2.1"), der.oid("1.3.6.1.4.1.55555.8"))))
+        leaf.set_ext("cp", False, X.policies("1.3.6.1.4.1.55555.8"))
+    elif v == "ca-policy-other-leaf-br":
+        ca.set_ext("cp", True, X.policies("1.3.6.1.4.1.55555.9"))
+        ca.set_ext("pc", True, der.seq(der.tlv(0x80, b"\x00")))
+    elif v == "require-explicit-leaf-any":
+        ca.set_ext("pc", True, der.seq(der.tlv(0x80, b"\x00")))
+        leaf.set_ext("cp", False, X.policies("2.5.29.32.0"))
+    elif v == "cp-dup-policy":
+        leaf.set_ext("cp", False, X.policies("2.23.140.1.2.1", "2.23.140.1.2.1"))
+    elif v == "cp-empty-seq":
+        leaf.set_ext("cp", False, der.seq())
+    case.policy_check = True
+    case.tag("policy.%s@%s" % (v, ca.label))
+
+
 # ======================================================================== chains and anchors
 
 

@@ -40,6 +40,7 @@ class Case:
         self.at = VERIFY_AT
         self.crls = []  # X.CRL
         self.crl_mode = False
+        self.policy_check = False  # openssl verify -policy_check (set by policy.* mutations)
         self.anchors = ["root"]  # labels (or Cert objects)
         self.presented = None  # None: leaf + intermediates (leaf first); else list of labels/Certs
         self.extra = []  # more Certs appended to the presented chain

@@ -8,6 +8,7 @@ import ipaddress
 import json
 import os
 import subprocess
+import sys
 import warnings
 
 warnings.filterwarnings("ignore", module="cryptography")
@@ -115,6 +116,8 @@ def openssl_cmd(d, case, strict=False, rel=False):
         cmd += ["-verify_hostname", case.host]
     if case.crl_mode:
         cmd += ["-CRLfile", p("crl.pem"), "-crl_check_all"]
+    if getattr(case, "policy_check", False):
+        cmd += ["-policy_check", "-policy", "2.5.29.32.0"]  # user-initial-policy-set = any-policy (RFC 5280 6.1.1 c)
     cmd.append(p("leaf.pem"))
     return cmd
 
@@ -215,7 +218,9 @@ def reproducer(binary, case, profile=None):
              q(openssl_cmd(".", case, rel=True)),
              q(openssl_cmd(".", case, strict=True, rel=True)),
              "LD_PRELOAD=%s FAKETIME=%s FAKETIME_NO_CACHE=1 %s" % (
-                 FAKETIME_LIB, _shq("@" + case.at.strftime("%Y-%m-%d %H:%M:%S")), q(gnutls_cmd(".", case, rel=True)))]
+                 FAKETIME_LIB, _shq("@" + case.at.strftime("%Y-%m-%d %H:%M:%S")), q(gnutls_cmd(".", case, rel=True))),
+             q([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "pyca_verify.py"), ".",
+                case.host, iso(case.at)])]
     return lines
 
 
