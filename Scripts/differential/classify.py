@@ -62,6 +62,11 @@ RULES = [
     # A critical certificatePolicies extension on its own cannot change the outcome unless a policy is required;
     # pyca and GnuTLS treat it as an unknown critical extension. (policyConstraints, inhibitAnyPolicy and
     # policyMappings are NOT explained: certkit accepts them as known but does not process them; see policy.*.)
+    # RFC 5280 section 6.1 policy processing: openssl verify -policy_check (user-initial-policy-set anyPolicy) is
+    # the oracle for policy.* cases and for added critical policy extensions. When it accepts, the path is valid
+    # and GnuTLS/pyca reject only because they treat the extensions as unknown critical extensions.
+    Rule("policy-gnutls-pyca-unsupported",
+         r"^(policy\.|ext\.add:(policy-constraints|inhibit-any|policy-mappings)-critical@)", ("gnutls",) + PYCA),
     Rule("critical-certificate-policies", r"^ext\.(add:cp-critical-[a-z-]+|criticality:cp/critical)@", ("gnutls",) + PYCA),
     # RFC 5280 section 7.1 compares names after normalisation (case, spaces, string type); pyca and GnuTLS
     # compare the bytes.

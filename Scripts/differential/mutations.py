@@ -396,6 +396,8 @@ def m_ext_add(case, rng):
     if c.exts is None:
         c.exts = []
     c.exts.append(X.Ext(oid, crit, val))
+    if v.startswith(("policy-", "inhibit-any", "cp-critical")):
+        case.policy_check = True
     case.tag("ext.add:%s@%s" % (v, t))
 
 
