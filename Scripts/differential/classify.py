@@ -96,6 +96,19 @@ RULES = [
 ]
 
 
+# Rules that explain a web-PKI rule certkit's apple and rfc5280 profiles do not have: under `--profile webpki`
+# they explain nothing, so those differences become findings again.
+WEBPKI_ONLY = {
+    "ca-aki-ski-presence", "aki-ski-criticality", "ca-bc-criticality", "pathlen-on-non-ca", "ca-ku-presence",
+    "ku-criticality", "webpki-serial-length", "webpki-eku-critical", "webpki-nc-on-leaf", "webpki-nc-empty",
+    "webpki-critical-cdp", "webpki-leaf-is-ca", "webpki-san-criticality", "empty-subject-san-noncritical",
+    "utctime-before-2050", "webpki-sigalg-allowlist",
+}
+for _rule in RULES:
+    if _rule.id in WEBPKI_ONLY:
+        _rule.profiles = {"apple", "rfc5280"}
+
+
 def explain(tags, rejecting, profile, kind="accept", details=None):
     """The ids of the rules explaining every rejecting reference, or None."""
     used = []
