@@ -680,6 +680,8 @@ def m_san(case, rng):
         leaf.subject = der.seq()
     elif v == "empty-subject-critical":
         leaf.subject = der.seq()
+        if leaf.ext("san") is None:
+            leaf.set_ext("san", True, X.san(X.gn_dns("www.example.com")))
         leaf.ext("san").critical = True
     elif v == "other-name-only":
         leaf.set_ext("san", False, X.san(X.gn_other("1.3.6.1.5.5.7.8.7", der.ia5("_https.www.example.com"))))
@@ -766,6 +768,8 @@ def m_validity(case, rng):
                     "gen-9999", "beyond-issuer", "before-issuer", "leaf-826-days", "leaf-825-days", "leaf-399-days",
                     "utc-lowercase-z", "gen-no-z", "utc-2049", "gen-2050", "notbefore-2019-06-30-long",
                     "expired-by-1s-utc-noseconds"])
+    if not (isinstance(c.not_before, dt.datetime) and isinstance(c.not_after, dt.datetime)):
+        return None  # an earlier mutation already wrote raw encodings
     if v == "expired":
         c.not_after = at - SEC
     elif v == "not-yet-valid":
@@ -1142,6 +1146,10 @@ def _crl_setup(case):
         issuer = issuer.issuer_cert
 
 
+def _crl_set_ext(crl, ext):
+    crl.exts = [e for e in crl.exts if e.oid != ext.oid] + [ext]
+
+
 def _revoke(crl, serial_der, exts=None, when=None):
     crl.entries.append((serial_der, when or crl.this_update - DAY, exts or []))
 
@@ -1230,7 +1238,7 @@ def m_crl(case, rng):
         elif v == "delta":
             leaf_crl.exts.append(X.Ext(X.OID["deltacrl"], True, der.integer(1)))
         elif v == "aki-mismatch":
-            leaf_crl.exts[1] = X.Ext(X.OID["aki"], False, X.aki_value(b"\x01" * 20))
+            _crl_set_ext(leaf_crl, X.Ext(X.OID["aki"], False, X.aki_value(b"\x01" * 20)))
         elif v == "issuer-no-crlsign":
             leaf_crl.issuer_cert.set_ext("ku", True, X.ku("digitalSignature", "keyCertSign"))
         elif v == "newer-clean-crl":
@@ -1260,9 +1268,9 @@ def m_crl(case, rng):
         elif v == "entry-future-revocation-date":
             leaf_crl.entries[-1] = (leaf_serial, case.at + 30 * DAY, [])
         elif v == "crl-number-missing":
-            del leaf_crl.exts[0]
+            leaf_crl.exts = [e for e in leaf_crl.exts if e.oid != X.OID["crlnum"]]
         elif v == "crl-number-negative":
-            leaf_crl.exts[0] = X.Ext(X.OID["crlnum"], False, der.integer(-1))
+            _crl_set_ext(leaf_crl, X.Ext(X.OID["crlnum"], False, der.integer(-1)))
         elif v == "duplicate-entries":
             _revoke(leaf_crl, leaf_serial)
         elif v == "crl-empty-revoked-seq":
