@@ -26,7 +26,16 @@ class Rule:
     def applies(self, tags, profile):
         if self.profiles is not None and (profile or "apple") not in self.profiles:
             return False
-        return any(self.tags.search(t) for t in tags)
+        for t in tags:
+            m = self.tags.search(t)
+            if m is None:
+                continue
+            # (?P<anchor>...) in a pattern: the certificate named there must be an anchor of the case (the root,
+            # or an intermediate that a chain.* mutation made an anchor and tagged "anchor@LABEL").
+            target = m.groupdict().get("anchor")
+            if target is None or target == "root" or "anchor@" + target in tags:
+                return True
+        return False
 
 
 OPENSSL_ALL = ("openssl", "openssl-strict")
@@ -41,7 +50,7 @@ RULES = [
     # The anchor is trusted as given: its own signature (algorithm, parameters, value) is never checked.
     # OpenSSL decides "self-signed" by checking that signature's algorithm against the key, and then looks for
     # the anchor's issuer; pyca and GnuTLS refuse an anchor they cannot parse or whose algorithm they ban.
-    Rule("anchor-self-signature", r"^(sigalg|sig)\.[^@]*@root$", ALL),
+    Rule("anchor-self-signature", r"^(sigalg|sig)\.[^@]*@(?P<anchor>root|int\d?)$", ALL),
     # RFC 5280 section 4.2.1.x duties of the issuing CA that section 6 path validation does not check;
     # openssl -x509_strict and pyca's web-PKI profile enforce them.
     Rule("ca-aki-ski-presence", r"^ext\.(remove|malformed):(aki|ski)[/@]", STRICT + PYCA),

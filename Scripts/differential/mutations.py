@@ -1067,11 +1067,13 @@ def m_chain(case, rng):
             return None
         case.anchors = [ints[-1].label]
         case.presented = ["leaf"] + ([c.label for c in reversed(ints[:-1])] if v == "anchor-is-int" else [])
+        case.tag("anchor@%s" % ints[-1].label)
     elif v == "anchor-int-no-bc":
         if not ints:
             return None
         ints[-1].remove_ext("bc")
         case.anchors = [ints[-1].label]
+        case.tag("anchor@%s" % ints[-1].label)
         case.presented = ["leaf"] + [c.label for c in reversed(ints[:-1])]
     elif v == "anchor-is-leaf":
         case.anchors = ["leaf"]
@@ -1080,6 +1082,7 @@ def m_chain(case, rng):
         if not ints:
             return None
         case.anchors = ["root", ints[-1].label]
+        case.tag("anchor@%s" % ints[-1].label)
     elif v == "extra-int-pathlen0":
         if not _extra_int(case):
             return None
