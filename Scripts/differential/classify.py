@@ -1,0 +1,158 @@
+"""Categories of a case's outcome, and the machine-readable form of Tests/Differential/known-differences.md.
+
+A case where certkit accepts and a reference rejects is *explained* when, for every rejecting reference, a
+rule below names that reference and matches one of the case's mutation tags (and the profile in force). Each
+rule's id is a row of the known-differences table; keep the two in step."""
+
+import re
+
+# backend-disagreement: one certkit backend trusts the chain and the other does not (the severe kind);
+# disagreement-both-reject: both reject, with different results or checks (exit 3 all the same).
+FINDINGS = ["unexplained-accept", "backend-disagreement", "disagreement-both-reject", "crash"]
+SAVED = FINDINGS + ["other-error"]
+ORDER = ["usage-error", "agree-accept", "agree-reject", "certkit-rejects", "certkit-stricter", "explained-accept",
+         "explained-disagreement", "other-error", "generator-error"] + FINDINGS
+
+
+class Rule:
+    def __init__(self, rid, tags, references, profiles=None, kind="accept", detail=None):
+        self.id = rid
+        self.detail = re.compile(detail) if detail else None  # the reference's message must match too
+        self.tags = re.compile(tags)
+        self.references = set(references)
+        self.profiles = profiles  # None: any profile; else a set of profile names (None = default "apple")
+        self.kind = kind  # "accept": certkit accepts, the reference rejects; "disagreement": certkit's backends differ
+
+    def applies(self, tags, profile):
+        if self.profiles is not None and (profile or "apple") not in self.profiles:
+            return False
+        for t in tags:
+            m = self.tags.search(t)
+            if m is None:
+                continue
+            # (?P<anchor>...) in a pattern: the certificate named there must be an anchor of the case (the root,
+            # or an intermediate that a chain.* mutation made an anchor and tagged "anchor@LABEL").
+            target = m.groupdict().get("anchor")
+            if target is None or target == "root" or "anchor@" + target in tags:
+                return True
+        return False
+
+
+OPENSSL_ALL = ("openssl", "openssl-strict")
+ALL = ("openssl", "openssl-strict", "gnutls", "pyca")
+
+STRICT = ("openssl-strict",)
+PYCA = ("pyca",)
+CA = r"@(root|int\d?)$"
+NONROOT_CA = r"@int\d?$"
+
+RULES = [
+    # The anchor is trusted as given: its own signature (algorithm, parameters, value) is never checked.
+    # OpenSSL decides "self-signed" by checking that signature's algorithm against the key, and then looks for
+    # the anchor's issuer; pyca and GnuTLS refuse an anchor they cannot parse or whose algorithm they ban.
+    Rule("anchor-self-signature", r"^(sigalg|sig)\.[^@]*@(?P<anchor>root|int\d?)$", ALL),
+    # RFC 5280 section 4.2.1.x duties of the issuing CA that section 6 path validation does not check;
+    # openssl -x509_strict and pyca's web-PKI profile enforce them.
+    Rule("ca-aki-ski-presence", r"^ext\.(remove|malformed):(aki|ski)[/@]", STRICT + PYCA),
+    Rule("aki-ski-criticality", r"^ext\.(criticality:(aki|ski)/critical|add:(aki|ski)-critical)", STRICT + PYCA),
+    Rule("ca-bc-criticality", r"^(ext\.criticality:bc/(noncritical|explicit-false)|bc\.(int|root)-noncritical)" + CA, STRICT + PYCA),
+    Rule("pathlen-on-non-ca", r"^bc\.(leaf-pathlen|int-ca-false-pathlen)", STRICT + PYCA),
+    Rule("ca-ku-presence", r"^(ext\.remove:ku|ku\.(int|root)-remove)" + CA, STRICT + PYCA),
+    Rule("ku-criticality", r"^(ext\.criticality:ku/noncritical|ku\.[a-z]+-noncritical)@", PYCA),
+    # Encodings of DEFAULT values (BOOLEAN FALSE) that X.690 DER forbids but Apple, OpenSSL and GnuTLS accept.
+    Rule("explicit-default-false", r"^(ext\.criticality:[a-z]+/explicit-false|bc\.leaf-explicit-false)@", PYCA),
+    # Web PKI (CA/B Forum BR) certificate-profile rules that Apple's and RFC 5280's path validation do not have.
+    Rule("webpki-serial-length", r"^serial\.(40-bytes|21-bytes|zero|negative|leading-ff)@", PYCA),
+    Rule("webpki-eku-critical", r"^(eku\.leaf-critical|ext\.criticality:eku/critical)@", PYCA),
+    Rule("webpki-nc-on-leaf", r"^nc\.on-leaf@leaf$", PYCA),
+    Rule("webpki-nc-empty", r"^nc\.empty", PYCA),
+    Rule("webpki-critical-cdp", r"^(ext\.add:cdp-critical|ext\.criticality:cdp/critical)@", PYCA),
+    Rule("webpki-leaf-is-ca", r"^bc\.leaf-ca-true", PYCA),
+    # A critical certificatePolicies extension on its own cannot change the outcome unless a policy is required;
+    # pyca and GnuTLS treat it as an unknown critical extension. (policyConstraints, inhibitAnyPolicy and
+    # policyMappings are NOT explained: certkit accepts them as known but does not process them; see policy.*.)
+    # RFC 5280 section 6.1 policy processing: openssl verify -policy_check (user-initial-policy-set anyPolicy) is
+    # the oracle for policy.* cases and for added critical policy extensions. When it accepts, the path is valid
+    # and GnuTLS/pyca reject only because they treat the extensions as unknown critical extensions.
+    Rule("policy-gnutls-pyca-unsupported",
+         r"^(policy\.|ext\.add:(policy-constraints|inhibit-any|policy-mappings)-critical@)", ("gnutls",) + PYCA),
+    Rule("critical-certificate-policies", r"^ext\.(add:cp-critical-[a-z-]+|criticality:cp/critical)@", ("gnutls",) + PYCA),
+    # RFC 5280 section 7.1 compares names after normalisation (case, spaces, string type); pyca and GnuTLS
+    # compare the bytes.
+    Rule("name-normalisation", r"^name\.issuer-(case|string-type|whitespace)@", ("gnutls",) + PYCA),
+    Rule("webpki-san-criticality", r"^ext\.criticality:san/critical@leaf$", PYCA),
+    Rule("empty-subject-san-noncritical", r"^san\.empty-subject-noncritical@leaf$", STRICT + PYCA),
+    Rule("utctime-before-2050", r"^validity\.generalized-pre2050@", STRICT + PYCA),
+    Rule("webpki-sigalg-allowlist", r"^sigalg\.oid:(sha224WithRSA|ecdsa-with-SHA224)/sha224@", PYCA),
+    Rule("rsa-params-absent", r"^sigalg\.params:absent@", PYCA),
+    Rule("webpki-nc-empty-dns", r"^nc\.permit-dns-empty", PYCA),
+    # pyca's DNSName refuses host names that are not LDH (RFC 1123) before verifying anything.
+    Rule("pyca-host-syntax", r"^host\.dns:(hyphen-label|label-64|underscore|double-dot)@leaf$", PYCA),
+    # The anchor is trusted as given (RFC 5280 section 6.1.1 (d): its name and key): a v1 anchor is fine.
+    Rule("anchor-v1", r"^(ext\.field:(v1-no-exts|explicit-v1|v1-with-exts|uids-v1)@root|chain\.anchor-v1-root)$", STRICT + PYCA),
+    # The AKI is an identification hint (RFC 5280 section 4.2.1.1), not a path-validation input; OpenSSL
+    # refuses an issuer whose name/serial disagree with authorityCertIssuer/-SerialNumber, pyca wants a keyIdentifier.
+    Rule("aki-is-a-hint", r"^ext\.add:aki-issuer-serial@", ALL),
+    # anyExtendedKeyUsage in a CA certificate does not restrict the chain (Apple's intermediate EKU rule);
+    # OpenSSL and GnuTLS require serverAuth itself in every CA's EKU.
+    Rule("ca-eku-any", r"^eku\.(int|root)-any@", OPENSSL_ALL + ("gnutls",)),
+    # openssl -crl_check_all wants a CRL in scope for every certificate; certkit checks revocation against the
+    # CRLs it is given and needs none (a CRL of another issuer or scope does not apply).
+    Rule("openssl-crl-coverage", r"^(crl|chain)\.", OPENSSL_ALL, detail=r"unable to get certificate CRL"),
+    # GnuTLS drops certificates that are not CAs from its trust list; certkit (like SecTrust) trusts a leaf that
+    # is itself an anchor (DESIGN section 3, normalisation).
+    Rule("leaf-is-anchor", r"^chain\.anchor-is-leaf$", ("gnutls",) + PYCA),
+]
+
+
+# Rules that explain a web-PKI rule certkit's apple and rfc5280 profiles do not have: under `--profile webpki`
+# they explain nothing, so those differences become findings again.
+WEBPKI_ONLY = {
+    "ca-aki-ski-presence", "aki-ski-criticality", "ca-bc-criticality", "pathlen-on-non-ca", "ca-ku-presence",
+    "ku-criticality", "webpki-serial-length", "webpki-eku-critical", "webpki-nc-on-leaf", "webpki-nc-empty",
+    "webpki-critical-cdp", "webpki-leaf-is-ca", "webpki-san-criticality", "empty-subject-san-noncritical",
+    "utctime-before-2050", "webpki-sigalg-allowlist",
+}
+for _rule in RULES:
+    if _rule.id in WEBPKI_ONLY:
+        _rule.profiles = {"apple", "rfc5280"}
+
+
+def explain(tags, rejecting, profile, kind="accept", details=None):
+    """The ids of the rules explaining every rejecting reference, or None."""
+    used = []
+    details = details or {}
+    for r in rejecting:
+        hit = next((rule for rule in RULES if rule.kind == kind and r in rule.references and rule.applies(tags, profile)
+                    and (rule.detail is None or rule.detail.search(details.get(r, "")))), None)
+        if hit is None:
+            return None
+        if hit.id not in used:
+            used.append(hit.id)
+    return used
+
+
+def categorise(case, ck, ref, rejecting, profile):
+    """(category, explaining rule ids or None)."""
+    code = ck["exit"]
+    if code == 2:
+        return "usage-error", None
+    if code == "timeout" or code not in (0, 1, 3, 10, 11, 12, 13):
+        return "crash", None
+    if code == 3:
+        used = explain(case.mutations, ["certkit-backends"], profile, kind="disagreement")
+        if used:
+            return "explained-disagreement", ",".join(used)
+        return ("backend-disagreement" if ck.get("trusting") else "disagreement-both-reject"), None
+    if code == 13:
+        return "other-error", None
+    if code != 0:
+        if not ref:
+            return "certkit-rejects", None
+        return ("agree-reject" if rejecting else "certkit-stricter"), None
+    if not rejecting:
+        return "agree-accept", None
+    used = explain(case.mutations, rejecting, profile, details={k: v["detail"] for k, v in ref.items()})
+    if used:
+        return "explained-accept", ",".join(used)
+    return "unexplained-accept", None

@@ -1,0 +1,266 @@
+"""certkit differential tester: mutated chains from seed PKIs, certkit (both backends) against OpenSSL, GnuTLS and
+pyca/cryptography. Run through Scripts/differential.sh; `--help` lists the options."""
+
+import argparse
+import collections
+import json
+import multiprocessing
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import classify  # noqa: E402
+import keys  # noqa: E402
+import mutations  # noqa: E402
+import pki  # noqa: E402
+import refs  # noqa: E402
+
+CI_SEED = 20250601
+CI_CASES = 2000
+SAVE_PER_GROUP = 10
+
+_worker = {}
+
+
+def make_case(seed, index):
+    rng = random.Random("%s:%d" % (seed, index))
+    names = list(pki.SEED_WEIGHTS)
+    seed_name = rng.choices(names, weights=[pki.SEED_WEIGHTS[n] for n in names])[0]
+    case = pki.Case(seed_name)
+    count = rng.choices([1, 2, 3], weights=[55, 30, 15])[0]
+    mutations.apply_random(case, rng, count)
+    case.encode()
+    return case
+
+
+def _init_worker(opts):
+    keys.warm()
+    _worker["opts"] = opts
+    base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+    _worker["dir"] = tempfile.mkdtemp(prefix="certkit-diff-", dir=base)
+
+
+def run_case(index):
+    opts = _worker["opts"]
+    d = _worker["dir"]
+    try:
+        case = make_case(opts["seed"], index)
+    except Exception as e:  # a mutation the encoder or signer cannot produce
+        return {"index": index, "category": "generator-error", "detail": "%s: %s" % (type(e).__name__, e),
+                "tags": []}
+    for f in os.listdir(d):
+        os.unlink(os.path.join(d, f))
+    refs.write_case(case, d)
+    ck = refs.run_certkit(opts["certkit"], d, case, opts["profile"])
+    ref = {}
+    if ck["exit"] not in (1, 3, 10, 11, 12, 13) or ck.get("trusting") or opts["all_refs"]:
+        ref = refs.run_references(d, case)
+    rejecting = sorted(r for r, v in ref.items() if not v["ok"])
+    category, rule = classify.categorise(case, ck, ref, rejecting, opts["profile"])
+    rec = {"index": index, "category": category, "rule": rule, "tags": case.mutations, "seed_pki": case.seed_name,
+           "host": case.host, "certkit_exit": ck["exit"], "certkit": ck["detail"], "trusting_backends": ck.get("trusting", []), "rejecting": rejecting,
+           "references": {k: v["detail"] for k, v in ref.items() if not v["ok"]}}
+    if category in classify.SAVED:
+        rec["files"] = {f: open(os.path.join(d, f), "rb").read().decode() for f in os.listdir(d)}
+        rec["reproducer"] = refs.reproducer(opts["certkit"], case, opts["profile"])
+    return rec
+
+
+def group_key(rec):
+    return " + ".join(rec["tags"]) or "(none)"
+
+
+def family_key(rec):
+    """Tags without variant details and targets, for the per-class report."""
+    return " + ".join(sorted(t.split(":")[0].split("@")[0] for t in rec["tags"])) or "(none)"
+
+
+def baseline(certkit, profile):
+    """Every seed PKI, unmutated, must be trusted by certkit and by every reference: otherwise the environment
+    is broken (no libfaketime, an old pyca, a stale certkit) and every case would be noise."""
+    d = tempfile.mkdtemp(prefix="certkit-diff-baseline-")
+    ok = True
+    try:
+        for name in pki.SEEDS:
+            case = pki.Case(name)
+            case.encode()
+            refs.write_case(case, d)
+            ck = refs.run_certkit(certkit, d, case, profile)
+            results = refs.run_references(d, case)
+            bad = ["certkit (exit %s: %s)" % (ck["exit"], ck["detail"])] if not ck["ok"] else []
+            bad += ["%s (%s)" % (r, v["detail"]) for r, v in results.items() if not v["ok"]]
+            if bad:
+                ok = False
+                print("differential: seed PKI %r is not accepted by %s" % (name, "; ".join(bad)), file=sys.stderr)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    return ok
+
+
+def reclassify(directory, profile):
+    """Re-applies classify.py to the findings of an earlier run (after a rule was added or a fix landed)."""
+    import types
+
+    before, after = collections.Counter(), collections.Counter()
+    groups = collections.Counter()
+    for line in open(os.path.join(directory, "findings.ndjson")):
+        rec = json.loads(line)
+        if rec["category"] not in classify.FINDINGS:
+            continue
+        case = types.SimpleNamespace(mutations=rec["tags"])
+        ck = {"exit": rec["certkit_exit"], "trusting": rec.get("trusting_backends", [])}
+        ref = {r: {"ok": r not in rec["rejecting"], "detail": rec["references"].get(r, "")} for r in refs.REFERENCES}
+        if rec["certkit_exit"] != 0 and not ck["trusting"]:
+            ref = {}
+        category, rule = classify.categorise(case, ck, ref, rec["rejecting"], profile)
+        before[rec["category"]] += 1
+        after[category] += 1
+        if category in classify.FINDINGS:
+            groups[(category, group_key(rec))] += 1
+    for (cat, g), n in groups.most_common():
+        print("  %6d  %-24s %s" % (n, cat, g))
+    print("reclassify: before %s; after %s" % (dict(before), dict(after)))
+    return 1 if any(after[c] for c in classify.FINDINGS) else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="Scripts/differential.sh", description=__doc__)
+    ap.add_argument("--seed", type=int, default=None, help="run seed (default: random; printed)")
+    ap.add_argument("--cases", type=int, default=1000)
+    ap.add_argument("--start", type=int, default=0, help="first case index")
+    ap.add_argument("--case", type=int, action="append", help="run only this case index (repeatable)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", default=None, help="directory for findings and summary (default .build/differential/SEED)")
+    ap.add_argument("--profile", default=None, help="certkit --profile passthrough (apple, rfc5280, webpki)")
+    ap.add_argument("--certkit", default=None, help="certkit binary (default .build/release/certkit)")
+    ap.add_argument("--all-refs", action="store_true", help="run the references on every case, not only on accepts")
+    ap.add_argument("--ci", action="store_true", help="fixed seed, %d cases, exit 1 on any unexplained finding" % CI_CASES)
+    ap.add_argument("--gate", default=",".join(classify.FINDINGS),
+                    help="finding categories that make the exit status 1 (default: %(default)s)")
+    ap.add_argument("--no-baseline", action="store_true", help="skip the check that every verifier accepts the seed PKIs")
+    ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--reclassify", metavar="DIR", help="re-apply the classifier to DIR/findings.ndjson of an earlier run")
+    a = ap.parse_args()
+    if a.reclassify:
+        return reclassify(a.reclassify, a.profile)
+
+    root = os.path.abspath(os.path.join(HERE, "..", ".."))
+    if a.ci:
+        a.seed = CI_SEED if a.seed is None else a.seed
+        a.cases = CI_CASES
+    if a.seed is None:
+        a.seed = random.SystemRandom().randrange(1, 2**31)
+    certkit = os.path.abspath(a.certkit or os.path.join(root, ".build", "release", "certkit"))
+    out = os.path.abspath(a.out or os.path.join(root, ".build", "differential", str(a.seed)))
+    os.makedirs(out, exist_ok=True)
+    opts = {"seed": a.seed, "certkit": certkit, "profile": a.profile, "all_refs": a.all_refs}
+    indices = a.case if a.case else list(range(a.start, a.start + a.cases))
+
+    print("differential: seed %d, %d cases, %d jobs, profile %s, certkit %s, out %s"
+          % (a.seed, len(indices), a.jobs, a.profile or "default", certkit, out), file=sys.stderr, flush=True)
+    keys.warm()
+    if not a.no_baseline and not baseline(certkit, a.profile):
+        return 2
+
+    counts = collections.Counter()
+    rules = collections.Counter()
+    groups = collections.defaultdict(collections.Counter)  # category -> group -> count
+    families = collections.defaultdict(collections.Counter)
+    saved = collections.Counter()
+    findings_log = open(os.path.join(out, "findings.ndjson"), "w")
+    t0 = time.time()
+    last = t0
+    done = 0
+
+    def handle(rec):
+        nonlocal done, last
+        done += 1
+        cat = rec["category"]
+        if cat == "usage-error":
+            print("differential: certkit refused the command line: %s" % rec["certkit"], file=sys.stderr)
+            sys.exit(2)
+        counts[cat] += 1
+        if rec.get("rule"):
+            rules[rec["rule"]] += 1
+        if cat in classify.FINDINGS or cat in classify.SAVED or cat == "generator-error":
+            groups[cat][group_key(rec)] += 1
+            families[cat][family_key(rec)] += 1
+            files = rec.pop("files", None)
+            if files is not None:
+                gk = (cat, group_key(rec))
+                if saved[gk] < SAVE_PER_GROUP or len(indices) <= 50:
+                    saved[gk] += 1
+                    fd = os.path.join(out, cat, "case-%d" % rec["index"])
+                    os.makedirs(fd, exist_ok=True)
+                    for name, text in files.items():
+                        with open(os.path.join(fd, name), "w") as f:
+                            f.write(text)
+                    repro = ("Scripts/differential.sh --seed %d --case %d%s --out DIR   # regenerates and re-runs"
+                             % (a.seed, rec["index"], " --profile " + a.profile if a.profile else ""))
+                    with open(os.path.join(fd, "reproduce.sh"), "w") as f:
+                        f.write("#!/bin/sh\n# %s\n# %s\ncd \"$(dirname \"$0\")\"\n%s\n" % (
+                            " + ".join(rec["tags"]), repro, "\n".join(rec["reproducer"])))
+                    with open(os.path.join(fd, "case.json"), "w") as f:
+                        json.dump({k: v for k, v in rec.items() if k != "reproducer"}, f, indent=1, sort_keys=True)
+                    rec["dir"] = fd
+                rec.pop("reproducer", None)
+            findings_log.write(json.dumps(rec, sort_keys=True) + "\n")
+            if len(indices) <= 50 and not a.quiet:
+                print(json.dumps(rec, indent=1, sort_keys=True), file=sys.stderr)
+        now = time.time()
+        if not a.quiet and (now - last >= 10 or done == len(indices)):
+            last = now
+            print("differential: %d/%d cases, %.1f cases/s, unexplained %d, disagreements %d, crashes %d, explained %d"
+                  % (done, len(indices), done / max(now - t0, 1e-9), counts["unexplained-accept"],
+                     counts["backend-disagreement"], counts["crash"], counts["explained-accept"]),
+                  file=sys.stderr, flush=True)
+
+    if a.jobs <= 1:
+        _init_worker(opts)
+        for i in indices:
+            handle(run_case(i))
+        shutil.rmtree(_worker["dir"], ignore_errors=True)
+    else:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(a.jobs, initializer=_init_worker, initargs=(opts,)) as pool:
+            for rec in pool.imap_unordered(run_case, indices, chunksize=8):
+                handle(rec)
+        for p in os.listdir("/dev/shm") if os.path.isdir("/dev/shm") else []:
+            pass
+    findings_log.close()
+    elapsed = time.time() - t0
+
+    summary = {"seed": a.seed, "cases": len(indices), "seconds": round(elapsed, 1),
+               "cases_per_second": round(len(indices) / max(elapsed, 1e-9), 2), "profile": a.profile,
+               "counts": dict(counts), "explained_rules": dict(rules),
+               "groups": {k: dict(v.most_common()) for k, v in groups.items()},
+               "families": {k: dict(v.most_common()) for k, v in families.items()}}
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=1, sort_keys=True)
+    if not a.quiet:
+        for cat in classify.FINDINGS + ["other-error", "generator-error"]:
+            if groups.get(cat):
+                print("%s by mutation:" % cat, file=sys.stderr)
+                for g, n in groups[cat].most_common(40):
+                    print("  %6d  %s" % (n, g), file=sys.stderr)
+        if rules:
+            print("explained by rule:", file=sys.stderr)
+            for r, n in rules.most_common():
+                print("  %6d  %s" % (n, r), file=sys.stderr)
+    unexplained = sum(counts[c] for c in classify.FINDINGS)
+    gated = sum(counts[c] for c in a.gate.split(",") if c)
+    print("differential: seed %d: %d cases in %.0fs (%.1f/s): %s; UNEXPLAINED FINDINGS %d; out %s" % (
+        a.seed, len(indices), elapsed, len(indices) / max(elapsed, 1e-9),
+        ", ".join("%s %d" % (c, counts[c]) for c in classify.ORDER if counts[c]), unexplained, out))
+    return 1 if gated else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
