@@ -45,6 +45,9 @@ struct RevocationCheck {
             var onlyCRLNumber = true
             for crl in candidates {
                 if let reason = try validate(crl, issuer: issuer, at: date) {
+                    // A CRL whose key identifier names another key and that this issuer's key does not verify
+                    // belongs to another CA of the same name: not this issuer's CRL at all.
+                    if Self.namesAnotherKey(crl, issuer) { continue }
                     reasons.append(reason)
                 } else if let reason = crlNumberProblem(crl) {
                     reasons.append(reason)
@@ -55,6 +58,7 @@ struct RevocationCheck {
                 onlyCRLNumber = false
             }
             for crl in valid where !usable.contains(crl) { usable.append(crl) }
+            if valid.isEmpty && reasons.isEmpty { continue }  // every candidate was another CA's CRL
             if valid.isEmpty {
                 let shown = reasons.prefix(3).joined(separator: "; ") + (reasons.count > 3 ? "; …" : "")
                 findings.record(
@@ -75,11 +79,17 @@ struct RevocationCheck {
         return nil
     }
 
-    /// True when `crl` names `issuer`: the same issuer name, and the same key identifier when both carry one.
+    /// True when `crl` names `issuer` (the same issuer name). The key identifier is only a hint: a CRL that the
+    /// issuer's key verifies is the issuer's CRL whatever its authorityKeyIdentifier says, so a mismatched AKI can
+    /// never hide a revocation.
     static func names(_ issuer: Certificate, asIssuerOf crl: CertificateRevocationList) -> Bool {
-        guard crl.issuer.matches(issuer.subject) else { return false }
-        if let aki = crl.authorityKeyIdentifier, let ski = issuer.extensions.subjectKeyIdentifier { return aki == ski }
-        return true
+        crl.issuer.matches(issuer.subject)
+    }
+
+    /// True when the CRL's authorityKeyIdentifier and the issuer's subjectKeyIdentifier are both present and differ.
+    static func namesAnotherKey(_ crl: CertificateRevocationList, _ issuer: Certificate) -> Bool {
+        guard let aki = crl.authorityKeyIdentifier, let ski = issuer.extensions.subjectKeyIdentifier else { return false }
+        return aki != ski
     }
 
     /// Nil when `crl` is valid for `issuer` at `date`, else why not.
