@@ -4,7 +4,7 @@
 # Debian/Ubuntu; needs root (or sudo) only when something is missing.
 set -euo pipefail
 
-packages=(libssl-dev libgnutls28-dev openssl gnutls-bin ca-certificates pkg-config publicsuffix)
+packages=(libssl-dev libgnutls28-dev openssl gnutls-bin ca-certificates pkg-config publicsuffix python3 python3-venv faketime)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -11,6 +11,10 @@ swift test --skip-build
 if [ "${1:-}" = "--quick" ]; then exit 0; fi
 echo "== Documentation (DocC, warnings are errors)"
 Scripts/docs.sh
+echo "== Differential sample (2,000 fixed-seed cases against openssl, certtool and pyca; fails on a crash or timeout)"
+# Unexplained accepts and backend disagreements are counted and printed but do not fail CI yet (open classes are
+# listed in Tests/Differential/findings.md); a crash, a signal or a 20 s case does.
+Scripts/differential.sh --ci --gate crash --out .build/differential-ci
 echo "== ThreadSanitizer"
 swift test --sanitize=thread --scratch-path .build/tsan
 echo "== AddressSanitizer"
