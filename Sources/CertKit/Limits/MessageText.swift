@@ -1,6 +1,6 @@
 /// Keeps text quoted from an input short, so that an error about a hostile input is one short line whatever the
 /// input holds (a 1 MB PEM label, a 100 KB OID, 80,000 distinct labels). Showing it safely (control and format
-/// characters escaped) is ``DisplayText``'s job, at the point where text is printed.
+/// characters escaped) is `DisplayText`'s job, at the point where text is printed.
 public enum MessageText {
     /// The longest piece of input quoted in a message (a label, an OID, a name).
     public static let quoteLimit = 64
