@@ -16,6 +16,6 @@ echo "== Differential sample (2,000 fixed-seed cases against openssl, certtool a
 # listed in Tests/Differential/findings.md); a crash, a signal or a 20 s case does.
 Scripts/differential.sh --ci --gate crash --out .build/differential-ci
 echo "== ThreadSanitizer"
-swift test --sanitize=thread --scratch-path .build/tsan
+CERTKIT_SANITIZER_SLOWDOWN=15 swift test --sanitize=thread --scratch-path .build/tsan
 echo "== AddressSanitizer"
-LSAN_OPTIONS="suppressions=$PWD/Scripts/lsan.supp" swift test --sanitize=address --scratch-path .build/asan
+CERTKIT_SANITIZER_SLOWDOWN=5 LSAN_OPTIONS="suppressions=$PWD/Scripts/lsan.supp" swift test --sanitize=address --scratch-path .build/asan
