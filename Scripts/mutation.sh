@@ -52,6 +52,9 @@ mkdir -p "$WORK"
 LOG="$WORK/.mutation-logs"
 rm -rf "$LOG"
 mkdir -p "$LOG"
+# Work from a snapshot of the list: editing it during a run must not change the run.
+cp "$LIST" "$LOG/mutants.json"
+LIST="$LOG/mutants.json"
 build() { (cd "$WORK" && swift build --build-tests >"$1" 2>&1); }
 run_tests() {  # run_tests FILTER LOGFILE
   (cd "$WORK" && swift test --skip-build --filter "$1" >"$2" 2>&1) || true
