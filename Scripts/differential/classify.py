@@ -54,7 +54,10 @@ RULES = [
     # RFC 5280 section 4.2.1.x duties of the issuing CA that section 6 path validation does not check;
     # openssl -x509_strict and pyca's web-PKI profile enforce them.
     Rule("ca-aki-ski-presence", r"^ext\.(remove|malformed):(aki|ski)[/@]", STRICT + PYCA),
-    Rule("aki-ski-criticality", r"^ext\.(criticality:(aki|ski)/critical|add:(aki|ski)-critical)", STRICT + PYCA),
+    # OpenSSL does not list AKI, SKI or AIA among the extensions it handles when critical; certkit (and trustd,
+    # and GnuTLS) process them, and "MUST mark non-critical" is a duty of the issuing CA.
+    Rule("aki-ski-criticality", r"^ext\.(criticality:(aki|ski|aia)/critical|add:(aki|ski|aia)-critical)", OPENSSL_ALL + PYCA,
+         profiles={"apple"}),
     Rule("ca-bc-criticality", r"^(ext\.criticality:bc/(noncritical|explicit-false)|bc\.(int|root)-noncritical)" + CA, STRICT + PYCA),
     Rule("pathlen-on-non-ca", r"^bc\.(leaf-pathlen|int-ca-false-pathlen)", STRICT + PYCA),
     Rule("ca-ku-presence", r"^(ext\.remove:ku|ku\.(int|root)-remove)" + CA, STRICT + PYCA),
@@ -102,6 +105,12 @@ RULES = [
     # GnuTLS drops certificates that are not CAs from its trust list; certkit (like SecTrust) trusts a leaf that
     # is itself an anchor (DESIGN section 3, normalisation).
     Rule("leaf-is-anchor", r"^chain\.anchor-is-leaf$", ("gnutls",) + PYCA),
+    # RFC 5280 section 4.1.2.5: the validity period runs from notBefore through notAfter, inclusive; OpenSSL
+    # treats the notAfter second itself as expired.
+    Rule("notafter-inclusive", r"^validity\.notafter-equals-at@", OPENSSL_ALL),
+    # trustd's SecDNSMatch ignores one trailing dot on the host (the absolute form of the same DNS name); the
+    # rfc5280 and webpki profiles refuse such a host (rule certkit.host-trailing-dot), as every reference does.
+    Rule("apple-host-trailing-dot", r"^host\.dns:host-trailing-dot@leaf$", ALL, profiles={"apple"}),
 ]
 
 

@@ -7,7 +7,7 @@ struct PolicyHostnameTests {
         ("leaf.example", "leaf.example", true),
         ("LEAF.Example", "leaf.EXAMPLE", true),
         ("leaf.example", "leaf.example.", true),
-        ("leaf.example.", "leaf.example", true),
+        ("leaf.example.", "leaf.example", false),  // a dNSName with a trailing dot is not a valid name
         ("*.example.com", "www.example.com", true),
         ("*.example.com", "WWW.EXAMPLE.COM", true),
         ("*.example.com", "a.b.example.com", false),

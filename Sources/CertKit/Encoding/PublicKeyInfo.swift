@@ -34,11 +34,17 @@ public struct PublicKeyInfo: Sendable, Hashable {
     public let algorithm: Algorithm
     /// The complete DER SubjectPublicKeyInfo (what an SPKI pin hashes).
     public let derEncoded: [UInt8]
+    /// What is wrong with the key's encoding, or nil when it is encoded as its algorithm's RFC requires: a
+    /// subjectPublicKey with unused bits, rsaEncryption parameters that are not NULL, a negative or even RSA
+    /// modulus, an EC point that is not uncompressed or has the wrong length, EdDSA parameters or a key of the
+    /// wrong length. Such a key is never trusted (`WeakKeySize`, as trustd treats a key it cannot use).
+    public let encodingProblem: String?
 
     /// Creates a key info.
-    public init(algorithm: Algorithm, derEncoded: [UInt8]) {
+    public init(algorithm: Algorithm, derEncoded: [UInt8], encodingProblem: String? = nil) {
         self.algorithm = algorithm
         self.derEncoded = derEncoded
+        self.encodingProblem = encodingProblem
     }
 
     /// The key size in bits used for key-size floors: RSA modulus, EC field size, DSA p; nil when not meaningful.

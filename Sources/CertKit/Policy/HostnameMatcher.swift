@@ -1,7 +1,9 @@
 /// Matches a TLS peer name against a leaf's subjectAltName, as Apple's SSL policy does:
 /// SAN only (no CN fallback); a wildcard only as the entire left-most label, never partial (`f*.example.com`),
 /// never across labels, never for IP addresses, and never directly above a single-label domain (`*.com`);
-/// case-insensitive; a trailing dot ignored; IDNA A-labels compared as ASCII; IP addresses compared as bytes.
+/// case-insensitive; one trailing dot on the host ignored (as trustd's SecDNSMatch does; the Web PKI and RFC 5280
+/// profiles refuse such a host before matching, `TrustRules/hostTrailingDot`), while a dNSName with a trailing
+/// dot is not a valid name and matches nothing; IDNA A-labels compared as ASCII; IP addresses compared as bytes.
 ///
 /// Fails closed on names that are not host names: a ``PeerName/dns(_:)`` name that is empty, has an empty
 /// label (`a..b`) or looks like an IP address (``isHostName(_:)``) matches nothing, neither a dNSName nor an
@@ -20,7 +22,9 @@ package enum HostnameMatcher {
             guard isHostName(host) else { return false }
             let normalizedHost = normalize(host)
             return subjectAltNames.contains { entry in
-                if case .dnsName(let pattern) = entry { return dnsPattern(normalize(pattern), matches: normalizedHost) }
+                if case .dnsName(let pattern) = entry, !pattern.hasSuffix(".") {
+                    return dnsPattern(normalize(pattern), matches: normalizedHost)
+                }
                 return false
             }
         }

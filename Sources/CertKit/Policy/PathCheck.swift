@@ -73,7 +73,8 @@ package enum CorePolicy {
         // Certificate profile rules (RFC 5280 §4, CA/B Forum BRs, trustd).
         SerialNumberCheck(), AuthorityKeyIdentifierCheck(), SubjectKeyIdentifierCheck(), KeyIdentifierLinkageCheck(),
         BasicConstraintsCriticalityCheck(), KeyCertSignCheck(), SubjectNameCheck(), NameConstraintsFormCheck(),
-        ExtensionCriticalityCheck(), UnparseableExtensionCheck(), PolicyConstraintsCheck(),
+        ExtensionCriticalityCheck(), UnparseableExtensionCheck(), PolicyConstraintsCheck(), PublicKeyUsabilityCheck(),
+        LeafKeyUsageCheck(),
         // Web PKI rules.
         LeafExtendedKeyUsageCheck(), LeafNotCACheck(), PublicKeyProfileCheck(), CommonNameInSANCheck(),
     ]

@@ -16,6 +16,10 @@ package struct PeerNameCheck: PathCheck {
         for name in wanted {
             switch name {
             case .dnsName(let host):
+                if host.hasSuffix("."), context.enforces(TrustRules.hostTrailingDot) {
+                    blockedBy = (TrustRules.hostTrailingDot, "\(DisplayText.escaped(host)) ends with a dot")
+                    continue
+                }
                 if HostnameMatcher.matches(.dns(host), subjectAltNames: usable(alternativeNames, context, &blockedBy)) {
                     return
                 }

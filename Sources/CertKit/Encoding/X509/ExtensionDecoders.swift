@@ -26,6 +26,8 @@ enum ExtensionDecoders {
             guard byteIndex < bits.count else { break }
             if bits[byteIndex] & (0x80 >> UInt8(bit % 8)) != 0 { raw |= 1 << UInt16(bit) }
         }
+        // RFC 5280 §4.2.1.3: "at least one of the bits MUST be set to 1".
+        guard raw != 0 else { throw CertificateDecodingError(.malformedDER, "keyUsage with no bit set") }
         return KeyUsage(rawValue: raw)
     }
 

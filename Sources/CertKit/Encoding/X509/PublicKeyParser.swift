@@ -26,9 +26,17 @@ enum PublicKeyParser {
         let keyBits = try fields.read(DERTag.bitString, "subjectPublicKey").bitString()
         try fields.expectEnd("subjectPublicKeyInfo")
         let algorithm: PublicKeyInfo.Algorithm
+        var problem: String? = keyBits.unusedBits == 0 ? nil : "the subjectPublicKey BIT STRING has unused bits"
         switch oid {
         case rsaEncryption, rsassaPSS:
-            algorithm = .rsa(modulusBits: try rsaModulusBits(keyBits.bytes))
+            let key = try rsaKey(keyBits.bytes)
+            algorithm = .rsa(modulusBits: key.modulusBits)
+            problem = problem ?? key.problem
+            if oid == rsaEncryption, parameters?.tag != DERTag.null || parameters?.contentLength != 0 {
+                problem = problem ?? "rsaEncryption parameters are not NULL"
+            } else if oid == rsassaPSS, let parameters, parameters.tag != DERTag.sequence {
+                problem = problem ?? "RSASSA-PSS key parameters are not a SEQUENCE"
+            }
         case ecPublicKey:
             guard let parameters, parameters.tag == DERTag.objectIdentifier else {
                 algorithm = .ec(curve: PublicKeyInfo.explicitCurve, bits: pointBits(keyBits.bytes))
@@ -37,11 +45,16 @@ enum PublicKeyParser {
             let curveOID = try parameters.objectIdentifier()
             if let curve = curves[curveOID] {
                 algorithm = .ec(curve: curve.name, bits: curve.bits)
+                problem = problem ?? ecPointProblem(keyBits.bytes, fieldBits: curve.bits)
             } else {
                 algorithm = .ec(curve: curveOID, bits: pointBits(keyBits.bytes))
+                problem = problem ?? ecPointProblem(keyBits.bytes, fieldBits: nil)
             }
-        case ed25519: algorithm = .ed25519
-        case ed448: algorithm = .ed448
+        case ed25519, ed448:
+            algorithm = oid == ed25519 ? .ed25519 : .ed448
+            let length = oid == ed25519 ? 32 : 57
+            if parameters != nil { problem = problem ?? "EdDSA key parameters are present (RFC 8410 §3: absent)" }
+            if keyBits.bytes.count != length { problem = problem ?? "EdDSA key is not \(length) bytes long" }
         case dsa:
             var bits = 0
             if let parameters, parameters.tag == DERTag.sequence {
@@ -52,18 +65,38 @@ enum PublicKeyParser {
         default:
             algorithm = .other(oid: oid)
         }
-        return PublicKeyInfo(algorithm: algorithm, derEncoded: node.encoded)
+        return PublicKeyInfo(algorithm: algorithm, derEncoded: node.encoded, encodingProblem: problem)
     }
 
-    /// The bit length of an RSAPublicKey's modulus.
-    static func rsaModulusBits(_ key: [UInt8]) throws(CertificateDecodingError) -> Int {
+    /// The bit length of an RSAPublicKey's modulus, and what is wrong with the key's integers, if anything
+    /// (RFC 8017 §A.1.1: a positive odd modulus, a positive exponent above 1).
+    static func rsaKey(_ key: [UInt8]) throws(CertificateDecodingError) -> (modulusBits: Int, problem: String?) {
         var outer = DERReader(key)
         var fields = try outer.read(DERTag.sequence, "RSAPublicKey").children()
         try outer.expectEnd("RSAPublicKey")
         let modulus = try fields.read(DERTag.integer, "RSA modulus").integerBytes()
-        _ = try fields.read(DERTag.integer, "RSA exponent")
+        let exponent = try fields.read(DERTag.integer, "RSA exponent").integerBytes()
         try fields.expectEnd("RSAPublicKey")
-        return bitLength(modulus)
+        var problem: String?
+        if modulus[0] & 0x80 != 0 || modulus.last! & 1 == 0 {
+            problem = "the RSA modulus is not a positive odd integer"
+        } else if exponent[0] & 0x80 != 0 || (exponent.count == 1 && exponent[0] < 3) {
+            problem = "the RSA public exponent is not a positive integer above 1"
+        }
+        return (bitLength(modulus), problem)
+    }
+
+    /// What is wrong with an EC public key point, if anything: certkit accepts only the uncompressed form
+    /// (RFC 5480 §2.2: `04 || X || Y`, each coordinate the field size in bytes); compressed and hybrid points,
+    /// and the point at infinity, are rejected, as pyca/cryptography and GnuTLS reject them.
+    static func ecPointProblem(_ point: [UInt8], fieldBits: Int?) -> String? {
+        guard point.first == 0x04 else {
+            return point.first.map { "the EC point is not in uncompressed form (first octet \(DisplayText.hex(UInt32($0), digits: 2)))" }
+                ?? "the EC point is empty"
+        }
+        if let fieldBits, point.count != 1 + 2 * ((fieldBits + 7) / 8) { return "the EC point has the wrong length for its curve" }
+        if fieldBits == nil, point.count % 2 == 0 { return "the EC point has the wrong length" }
+        return nil
     }
 
     /// The number of significant bits of an unsigned big-endian integer.

@@ -20,6 +20,11 @@ extension TrustRules {
         "apple.policy-constraints", .policyConstraints, [.apple, .rfc5280], "trustd PolicyConstraints; RFC 5280 §6.1.3(d), §6.1.4(i), §6.1.5",
         "when a CA's policyConstraints requires an explicit policy, every certificate from that point on carries a certificate policy the CAs above it allow (anyPolicy stands for every policy; policy mappings are not applied)")
 
+    /// Keys Security.framework can use.
+    public static let appleKeyAlgorithm = TrustRule(
+        "apple.key-algorithm", .weakKeySize, appleOnly, "trustd WeakKeySize (SecCertificateIsWeakKey); SecKey key types",
+        "every key of the path is RSA or ECDSA on a NIST prime curve (P-192, P-224, P-256, P-384, P-521): trustd counts a key it cannot create (Ed25519, Ed448, DSA, secp256k1, other curves) as weak (fatal)")
+
     /// Apple's rules.
-    static let appleRules: [TrustRule] = [serverAuthRequired, validityPeriod, unparseableExtension, explicitPolicy]
+    static let appleRules: [TrustRule] = [serverAuthRequired, validityPeriod, unparseableExtension, explicitPolicy, appleKeyAlgorithm]
 }

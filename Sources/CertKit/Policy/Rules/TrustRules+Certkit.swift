@@ -33,6 +33,18 @@ extension TrustRules {
     public static let ecNamedCurve = TrustRule(
         "certkit.ec-named-curve", .keySize, everyProfile, "RFC 5480 §2.1.1; CVE-2020-0601; OpenSSL 3",
         "an EC key names its curve by OID: explicit curve parameters are rejected under every policy")
+    /// Keys encoded as their RFC requires.
+    public static let publicKeyEncoding = TrustRule(
+        "certkit.spki-encoding", .weakKeySize, everyProfile, "RFC 3279 §2.3.1, RFC 5480 §2.2, RFC 8410 §3; trustd WeakKeySize",
+        "every key is encoded as its algorithm requires: no unused bits, NULL rsaEncryption parameters, a positive odd RSA modulus, an uncompressed EC point of the curve's length, EdDSA without parameters (fatal)")
+    /// The TLS leaf's keyUsage.
+    public static let tlsLeafKeyUsage = TrustRule(
+        "certkit.tls-leaf-key-usage", .keyUsage, everyProfile, "RFC 5280 §4.2.1.3; RFC 8446 §4.4.2.2; OpenSSL sslserver purpose",
+        "under the SSL policies the leaf's keyUsage, when present, has digitalSignature, keyEncipherment (server only) or keyAgreement")
+    /// A trailing dot on the peer's host name.
+    public static let hostTrailingDot = TrustRule(
+        "certkit.host-trailing-dot", .sslHostname, [.rfc5280, .webpki], "RFC 6125 §6.2.1; OpenSSL, GnuTLS, pyca/cryptography",
+        "a peer DNS name with a trailing dot matches nothing (apple: trustd's SecDNSMatch ignores one trailing dot on the host; a dNSName with a trailing dot matches nothing in every profile)")
     /// SHA-1 under TLS.
     public static let tlsHashFloor = TrustRule(
         "certkit.tls-sha1", .signatureHashAlgorithms, everyProfile, "Apple trustd SignatureHashAlgorithms",
@@ -89,7 +101,7 @@ extension TrustRules {
     /// certkit's rules.
     static let certkitRules: [TrustRule] = [
         criticalExtensions, malformedExtension, extendedKeyUsagePurpose, peerName, email, weakSignature, weakKey, ecNamedCurve,
-        tlsHashFloor, tlsKeySize, pin, distrust, untrustedRoot, missingIntermediate, signature, revocation,
+        publicKeyEncoding, tlsLeafKeyUsage, hostTrailingDot, tlsHashFloor, tlsKeySize, pin, distrust, untrustedRoot, missingIntermediate, signature, revocation,
         crlValidation, pathBuildingLimit, resourceLimit, libraryVerdict, backendError,
     ]
 }

@@ -1,0 +1,33 @@
+/// `WeakKeySize` for keys trustd could not use, on every certificate of the path (anchor included), under every
+/// policy:
+/// - `TrustRules/publicKeyEncoding` (every profile): the SubjectPublicKeyInfo is encoded as its algorithm's RFC
+///   requires (`PublicKeyInfo/encodingProblem`);
+/// - `TrustRules/appleKeyAlgorithm` (apple): the key is RSA or ECDSA on a NIST prime curve (P-192 to P-521), the keys
+///   Security.framework can create from a certificate; trustd counts any other key as weak.
+/// Fatal, as trustd's WeakKeySize is: no exception turns an unusable key into a trusted one.
+package struct PublicKeyUsabilityCheck: PathCheck {
+    /// The curves Security.framework supports (certkit's names for them).
+    static let appleCurves: Set<String> = ["prime192v1", "secp224r1", "prime256v1", "secp384r1", "secp521r1"]
+
+    public init() {}
+
+    /// True when `algorithm` is one trustd can use.
+    static func isAppleKeyAlgorithm(_ algorithm: PublicKeyInfo.Algorithm) -> Bool {
+        switch algorithm {
+        case .rsa: true
+        case .ec(let curve, _): appleCurves.contains(curve) || curve == PublicKeyInfo.explicitCurve
+        case .dsa, .ed25519, .ed448, .other: false
+        }
+    }
+
+    public func check(_ context: PathContext, into findings: inout PathFindings) {
+        for (index, certificate) in context.certificates.enumerated() {
+            let key = certificate.publicKey
+            if let problem = key.encodingProblem, context.enforces(TrustRules.publicKeyEncoding) {
+                findings.record(TrustRules.publicKeyEncoding, at: index, note: problem)
+            } else if context.enforces(TrustRules.appleKeyAlgorithm), !Self.isAppleKeyAlgorithm(key.algorithm) {
+                findings.record(TrustRules.appleKeyAlgorithm, at: index, note: "\(key.algorithm)")
+            }
+        }
+    }
+}
