@@ -110,6 +110,9 @@ RULES = [
     Rule("notafter-inclusive", r"^validity\.notafter-equals-at@", OPENSSL_ALL),
     # trustd's SecDNSMatch ignores one trailing dot on the host (the absolute form of the same DNS name); the
     # rfc5280 and webpki profiles refuse such a host (rule certkit.host-trailing-dot), as every reference does.
+    # keyCertSign in a leaf that is not a CA: a duty of the issuing CA (RFC 5280 section 4.2.1.3) that trustd does
+    # not check; the rfc5280 and webpki profiles enforce it (rfc5280.key-cert-sign-requires-ca).
+    Rule("keycertsign-without-ca", r"^ku\.leaf-all@leaf$", STRICT + PYCA, profiles={"apple"}),
     Rule("apple-host-trailing-dot", r"^host\.dns:host-trailing-dot@leaf$", ALL, profiles={"apple"}),
 ]
 

@@ -1,7 +1,7 @@
 /// `NameConstraints` over the whole path (`TrustRules/nameConstraints`, RFC 5280 §4.2.1.10): each CA's
 /// constraints apply to every certificate below it (self-issued intermediates excepted), and, under the SSL and
 /// email policies, to the name that was actually matched. A violation is recorded on the certificate whose name
-/// violates it.
+/// violates it. A CA whose nameConstraints do not decode constrains the leaf to nothing (recorded on the leaf).
 ///
 /// Profile differences:
 /// - `TrustRules/nameConstraintsValidNames` (rfc5280, webpki): a subjectAltName that is not a valid name of its
@@ -26,6 +26,11 @@ package struct NameConstraintsCheck: PathCheck {
                 .filter { NameSyntax.isHostName($0) && IPAddressParsing.parse($0) == nil }.map { .dnsName($0) }
         }
         for caIndex in context.issuerIndices {
+            if certificates[caIndex].extensions.malformed.contains(ExtensionOID.nameConstraints) {
+                // Constraints that do not decode cannot be shown to allow the leaf's names: fail closed.
+                findings.record(TrustRules.nameConstraints, at: 0, note: "the nameConstraints of [\(caIndex)] do not decode")
+                continue
+            }
             guard let constraints = certificates[caIndex].extensions.nameConstraints else { continue }
             let compiled = CompiledNameConstraints(constraints)
             for index in 0..<caIndex {

@@ -56,7 +56,7 @@ enum ExtensionDecoders {
         return NameConstraints(permitted: permitted, excluded: excluded)
     }
 
-    /// The `base` of each GeneralSubtree; IP bases must be address + mask (8 or 32 bytes).
+    /// The `base` of each GeneralSubtree; IP bases must be address + mask (8 or 32 bytes); no minimum or maximum.
     private static func bases(_ node: DERNode, limits: Limits) throws(CertificateDecodingError) -> [GeneralName] {
         var list = try node.children()
         var names: [GeneralName] = []
@@ -65,6 +65,16 @@ enum ExtensionDecoders {
             var fields = try subtree.children()
             guard let baseNode = try fields.next() else { throw CertificateDecodingError(.malformedDER, "empty GeneralSubtree") }
             let base = try GeneralNameParser.parse(baseNode, limits: limits)
+            // RFC 5280 §4.2.1.10: "the minimum MUST be zero, and maximum MUST be absent" — and DER never encodes
+            // the DEFAULT 0. A subtree with either field has semantics nobody implements: malformed, fail closed.
+            if try fields.next() != nil {
+                throw CertificateDecodingError(.malformedDER, "GeneralSubtree with minimum or maximum (RFC 5280 §4.2.1.10)")
+            }
+            // A dNSName base with a trailing dot is not a host name (a SAN with one matches nothing either):
+            // reading it as its dotless form would widen a permitted subtree, ignoring it would narrow an excluded one.
+            if case .dnsName(let name) = base, name.hasSuffix(".") {
+                throw CertificateDecodingError(.malformedDER, "name constraint dNSName with a trailing dot")
+            }
             if case .ipAddress(let bytes) = base, bytes.count != 8, bytes.count != 32 {
                 throw CertificateDecodingError(.malformedDER, "name constraint IP entry of \(bytes.count) bytes")
             }

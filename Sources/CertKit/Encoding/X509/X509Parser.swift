@@ -43,16 +43,22 @@ enum X509Parser {
         let notAfter = try notAfterNode.time()
         let subject = try NameParser.parse(fields.read(DERTag.sequence, "subject"), limits: limits)
         let publicKey = try PublicKeyParser.parse(fields.read(DERTag.sequence, "subjectPublicKeyInfo"))
-        _ = try fields.readIfPresent(DERTag.contextPrimitive(1))
-        _ = try fields.readIfPresent(DERTag.contextConstructed(1))
-        _ = try fields.readIfPresent(DERTag.contextPrimitive(2))
-        _ = try fields.readIfPresent(DERTag.contextConstructed(2))
+        var uniqueIdentifiers = 0
+        for tag in [DERTag.contextPrimitive(1), DERTag.contextConstructed(1), DERTag.contextPrimitive(2),
+                    DERTag.contextConstructed(2)] where try fields.readIfPresent(tag) != nil {
+            uniqueIdentifiers += 1
+        }
         var extensions = CertificateExtensions()
         if let explicitExtensions = try fields.readIfPresent(DERTag.contextConstructed(3)) {
             var inner = try explicitExtensions.children()
             extensions = try ExtensionsParser.parse(inner.read(DERTag.sequence, "extensions"), limits: limits)
             try inner.expectEnd("extensions")
+            // RFC 5280 §4.1.2.9: extensions only in version 3. Recorded as a malformed extension (fail closed:
+            // OpenSSL reads them, GnuTLS refuses the certificate).
+            if version < 3 { extensions.malformed.append("extensions in a version \(version) certificate") }
         }
+        // RFC 5280 §4.1.2.8: unique identifiers only in versions 2 and 3.
+        if version < 2, uniqueIdentifiers > 0 { extensions.malformed.append("unique identifiers in a version 1 certificate") }
         try fields.expectEnd("tbsCertificate")
 
         return Certificate(
