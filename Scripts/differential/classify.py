@@ -114,6 +114,21 @@ RULES = [
     # not check; the rfc5280 and webpki profiles enforce it (rfc5280.key-cert-sign-requires-ca).
     Rule("keycertsign-without-ca", r"^ku\.leaf-all@leaf$", STRICT + PYCA, profiles={"apple"}),
     Rule("apple-host-trailing-dot", r"^host\.dns:host-trailing-dot@leaf$", ALL, profiles={"apple"}),
+
+    # Backend disagreements where one backend's library cannot read the input and that backend fails closed
+    # (the other trusts, as the core does). kind="disagreement": the two certkit backends differ.
+    # GnuTLS refuses to import an anchor whose inner/outer signature algorithms differ, whose signature value is
+    # empty or has unused bits, or whose signature algorithm it does not know; certkit trusts an anchor as given.
+    Rule("gnutls-unimportable-anchor",
+         r"^(sigalg\.(mismatch|oid)|sig\.(empty|unused-bits|truncate))[^@]*@(?P<anchor>root|int\d?)$",
+         ("certkit-backends",), kind="disagreement"),
+    # GnuTLS matches issuer names byte for byte; the core (and OpenSSL, and trustd) compare normalised names.
+    Rule("gnutls-name-bytes", r"^name\.issuer-(case|whitespace|string-type)@", ("certkit-backends",), kind="disagreement"),
+    # OpenSSL cannot decode a certificate whose name holds an invalid UTF8String; the core displays it escaped.
+    Rule("openssl-bad-utf8", r"^name\.subject-bad-utf8@", ("certkit-backends",), kind="disagreement"),
+    # An IPv4-mapped IPv6 subtree constrains the IPv4 address it maps (one name form across families, issue 10 D);
+    # OpenSSL compares address families and rejects.
+    Rule("openssl-ip-family", r"^nc\.permit-ip-v4mapped", ("certkit-backends",), kind="disagreement"),
 ]
 
 
