@@ -59,7 +59,7 @@ RULES = [
     Rule("aki-ski-criticality", r"^ext\.(criticality:(aki|ski|aia)/critical|add:(aki|ski|aia)-critical)", OPENSSL_ALL + PYCA,
          profiles={"apple"}),
     Rule("ca-bc-criticality", r"^(ext\.criticality:bc/(noncritical|explicit-false)|bc\.(int|root)-noncritical)" + CA, STRICT + PYCA),
-    Rule("pathlen-on-non-ca", r"^bc\.(leaf-pathlen|int-ca-false-pathlen)", STRICT + PYCA),
+    Rule("pathlen-on-non-ca", r"^bc\.(leaf-pathlen|int-ca-false-pathlen)", STRICT + PYCA, profiles={"apple"}),
     Rule("ca-ku-presence", r"^(ext\.remove:ku|ku\.(int|root)-remove)" + CA, STRICT + PYCA),
     Rule("ku-criticality", r"^(ext\.criticality:ku/noncritical|ku\.[a-z]+-noncritical)@", PYCA),
     # Encodings of DEFAULT values (BOOLEAN FALSE) that X.690 DER forbids but Apple, OpenSSL and GnuTLS accept.
@@ -113,6 +113,9 @@ RULES = [
     # keyCertSign in a leaf that is not a CA: a duty of the issuing CA (RFC 5280 section 4.2.1.3) that trustd does
     # not check; the rfc5280 and webpki profiles enforce it (rfc5280.key-cert-sign-requires-ca).
     Rule("keycertsign-without-ca", r"^ku\.leaf-all@leaf$", STRICT + PYCA, profiles={"apple"}),
+    # The Netscape certificate type extension (obsolete since 2000s) is not processed by certkit, trustd, GnuTLS
+    # or pyca; OpenSSL's sslserver purpose still honours it.
+    Rule("netscape-cert-type", r"^ext\.add:ns-cert-type-[a-z]+@", OPENSSL_ALL),
     Rule("apple-host-trailing-dot", r"^host\.dns:host-trailing-dot@leaf$", ALL, profiles={"apple"}),
 
     # Backend disagreements where one backend's library cannot read the input and that backend fails closed
@@ -141,7 +144,7 @@ WEBPKI_ONLY = {
     "utctime-before-2050", "webpki-sigalg-allowlist",
 }
 for _rule in RULES:
-    if _rule.id in WEBPKI_ONLY:
+    if _rule.id in WEBPKI_ONLY and _rule.profiles is None:
         _rule.profiles = {"apple", "rfc5280"}
 
 

@@ -74,9 +74,10 @@ package enum CorePolicy {
         SerialNumberCheck(), AuthorityKeyIdentifierCheck(), SubjectKeyIdentifierCheck(), KeyIdentifierLinkageCheck(),
         BasicConstraintsCriticalityCheck(), KeyCertSignCheck(), SubjectNameCheck(), NameConstraintsFormCheck(),
         ExtensionCriticalityCheck(), UnparseableExtensionCheck(), PolicyConstraintsCheck(), PublicKeyUsabilityCheck(),
-        LeafKeyUsageCheck(),
+        LeafKeyUsageCheck(), PathLengthRequiresCACheck(),
         // Web PKI rules.
         LeafExtendedKeyUsageCheck(), LeafNotCACheck(), PublicKeyProfileCheck(), CommonNameInSANCheck(),
+        WebPKICertificateFormCheck(),
     ]
 
     /// Runs every rule on `context`.

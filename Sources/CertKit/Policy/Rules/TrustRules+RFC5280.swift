@@ -71,7 +71,7 @@ extension TrustRules {
         "every CA certificate carries subjectKeyIdentifier")
     /// SKI not critical.
     public static let subjectKeyIdentifierNotCritical = TrustRule(
-        "rfc5280.ski-not-critical", .subjectKeyID, [.rfc5280], "RFC 5280 §4.2.1.2",
+        "rfc5280.ski-not-critical", .subjectKeyID, rfcAndWebPKI, "RFC 5280 §4.2.1.2",
         "subjectKeyIdentifier is not critical")
     /// basicConstraints critical in CA certificates.
     public static let caBasicConstraintsCritical = TrustRule(
@@ -81,6 +81,10 @@ extension TrustRules {
     public static let keyCertSignRequiresCA = TrustRule(
         "rfc5280.key-cert-sign-requires-ca", .keyUsage, rfcAndWebPKI, "RFC 5280 §4.2.1.3, §4.2.1.9",
         "a certificate that does not assert cA does not assert keyCertSign")
+    /// pathLenConstraint only with cA.
+    public static let pathLengthRequiresCA = TrustRule(
+        "rfc5280.path-length-requires-ca", .basicConstraints, rfcAndWebPKI, "RFC 5280 §4.2.1.9",
+        "a certificate that does not assert cA carries no pathLenConstraint")
     /// Name constraints only in CA certificates.
     public static let nameConstraintsInCAOnly = TrustRule(
         "rfc5280.name-constraints-ca-only", .nameConstraints, rfcAndWebPKI, "RFC 5280 §4.2.1.10",
@@ -123,7 +127,8 @@ extension TrustRules {
         validity, basicConstraintsPresent, caFlag, pathLength, caKeyCertSign, duplicateExtension, nameConstraints,
         maxDepth, keyIdentifierLinkage, caSubjectNotEmpty, emptySubjectCriticalSAN, serialNumber,
         authorityKeyIdentifierPresent, authorityKeyIdentifierNotCritical, subjectKeyIdentifierInCA,
-        subjectKeyIdentifierNotCritical, caBasicConstraintsCritical, keyCertSignRequiresCA, nameConstraintsInCAOnly,
+        subjectKeyIdentifierNotCritical, caBasicConstraintsCritical, keyCertSignRequiresCA, pathLengthRequiresCA,
+        nameConstraintsInCAOnly,
         nameConstraintsCritical, nameConstraintsNotEmpty, nameConstraintsDNSForm, nameConstraintsValidNames,
         policyConstraintsCritical, authorityInfoAccessNotCritical, extensionCriticality, crlNumber,
     ]

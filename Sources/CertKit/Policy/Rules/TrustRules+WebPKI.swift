@@ -60,10 +60,28 @@ extension TrustRules {
         "webpki.name-constraints-cn", .nameConstraints, webPKIOnly, "CA/B BR §7.1.2.10.8; Chrome, Go",
         "dNSName constraints apply to the leaf's subject commonName when the leaf has no subjectAltName at all and the commonName is a syntactically valid host name")
 
+    /// CA keyUsage present and critical.
+    public static let caKeyUsage = TrustRule(
+        "webpki.ca-key-usage", .keyUsage, webPKIOnly, "CA/B BR §7.1.2.1.2, §7.1.2.10.7",
+        "a CA certificate (an issuer of the path, the anchor included) carries keyUsage marked critical")
+    /// SHA-2 signatures only.
+    public static let signatureDigest = TrustRule(
+        "webpki.signature-digest", .signatureHashAlgorithms, webPKIOnly, "CA/B BR §7.1.3.2; pyca/cryptography webpki policy",
+        "every signature but the anchor's is RSA PKCS#1 v1.5, RSASSA-PSS or ECDSA with SHA-256, SHA-384 or SHA-512 (no SHA-224, no EdDSA)")
+    /// cRLDistributionPoints not critical.
+    public static let crlDistributionPointsNotCritical = TrustRule(
+        "webpki.cdp-not-critical", .extensionCriticality, webPKIOnly, "CA/B BR §7.1.2.11.2",
+        "cRLDistributionPoints is not critical")
+    /// UTCTime through 2049.
+    public static let validityTimeEncoding = TrustRule(
+        "webpki.validity-encoding", .temporalValidity, webPKIOnly, "RFC 5280 §4.1.2.5; CA/B BR §7.1.2.7",
+        "validity dates through 2049 are encoded as UTCTime (GeneralizedTime only from 2050)")
+
     /// The Web PKI rules.
     static let webPKIRules: [TrustRule] = [
         leafExtendedKeyUsage, extendedKeyUsageNotCritical, rootWithoutExtendedKeyUsage, leafNotCA, rsaModulusMinimum,
         rsaModulusMultipleOf8, ecdsaNamedCurve, keyAlgorithm, commonNameInSAN, rootAuthorityKeyIdentifier,
         wildcardPublicSuffix, publicSuffixListAvailable, subjectAltNameCriticality, nameConstraintsOnCommonName,
+        caKeyUsage, signatureDigest, crlDistributionPointsNotCritical, validityTimeEncoding,
     ]
 }
