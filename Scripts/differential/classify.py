@@ -116,6 +116,11 @@ RULES = [
     # The Netscape certificate type extension (obsolete since 2000s) is not processed by certkit, trustd, GnuTLS
     # or pyca; OpenSSL's sslserver purpose still honours it.
     Rule("netscape-cert-type", r"^ext\.add:ns-cert-type-[a-z]+@", OPENSSL_ALL),
+    # RFC 8410 EdDSA keys (and RFC 3279 DSA) under the rfc5280 profile; pyca's verifier is a Web PKI verifier.
+    Rule("rfc5280-eddsa", r"^key\.type:(ed25519|ed448|dsa)@", PYCA, profiles={"rfc5280"}),
+    # anyExtendedKeyUsage alone in the leaf: RFC 5280 section 4.2.1.12 reads it as "no restriction"; OpenSSL's
+    # sslserver purpose and pyca want serverAuth itself (as the apple and webpki profiles do).
+    Rule("rfc5280-any-eku", r"^eku\.leaf-any-only@leaf$", OPENSSL_ALL + PYCA + ("gnutls",), profiles={"rfc5280"}),
     Rule("apple-host-trailing-dot", r"^host\.dns:host-trailing-dot@leaf$", ALL, profiles={"apple"}),
 
     # Backend disagreements where one backend's library cannot read the input and that backend fails closed

@@ -4,6 +4,8 @@
 ///   requires (`PublicKeyInfo/encodingProblem`);
 /// - `TrustRules/appleKeyAlgorithm` (apple): the key is RSA or ECDSA on a NIST prime curve (P-192 to P-521), the keys
 ///   Security.framework can create from a certificate; trustd counts any other key as weak.
+/// - `TrustRules/verifiableKeyAlgorithm` (rfc5280): the key is RSA, DSA, ECDSA on a NIST prime curve, Ed25519 or Ed448,
+///   the keys both backends' libraries verify (GnuTLS has no secp256k1 or Brainpool curves).
 /// Fatal, as trustd's WeakKeySize is: no exception turns an unusable key into a trusted one.
 package struct PublicKeyUsabilityCheck: PathCheck {
     /// The curves Security.framework supports (certkit's names for them).
@@ -20,6 +22,14 @@ package struct PublicKeyUsabilityCheck: PathCheck {
         }
     }
 
+    /// True for the key types the rfc5280 profile allows beyond Apple's: DSA, Ed25519, Ed448.
+    static func isRFC5280OnlyKeyAlgorithm(_ algorithm: PublicKeyInfo.Algorithm) -> Bool {
+        switch algorithm {
+        case .dsa, .ed25519, .ed448: true
+        case .rsa, .ec, .other: false
+        }
+    }
+
     public func check(_ context: PathContext, into findings: inout PathFindings) {
         for (index, certificate) in context.certificates.enumerated() {
             let key = certificate.publicKey
@@ -27,6 +37,9 @@ package struct PublicKeyUsabilityCheck: PathCheck {
                 findings.record(TrustRules.publicKeyEncoding, at: index, note: problem)
             } else if context.enforces(TrustRules.appleKeyAlgorithm), !Self.isAppleKeyAlgorithm(key.algorithm) {
                 findings.record(TrustRules.appleKeyAlgorithm, at: index, note: "\(key.algorithm)")
+            } else if context.enforces(TrustRules.verifiableKeyAlgorithm), !Self.isAppleKeyAlgorithm(key.algorithm),
+                      !Self.isRFC5280OnlyKeyAlgorithm(key.algorithm) {
+                findings.record(TrustRules.verifiableKeyAlgorithm, at: index, note: "\(key.algorithm)")
             }
         }
     }

@@ -37,6 +37,10 @@ extension TrustRules {
     public static let publicKeyEncoding = TrustRule(
         "certkit.spki-encoding", .weakKeySize, everyProfile, "RFC 3279 §2.3.1, RFC 5480 §2.2, RFC 8410 §3; trustd WeakKeySize",
         "every key is encoded as its algorithm requires: no unused bits, NULL rsaEncryption parameters, a positive odd RSA modulus, an uncompressed EC point of the curve's length, EdDSA without parameters (fatal)")
+    /// Keys both backends verify.
+    public static let verifiableKeyAlgorithm = TrustRule(
+        "certkit.key-algorithm", .weakKeySize, [.rfc5280], "RFC 3279, RFC 5480, RFC 8410; OpenSSL and GnuTLS key support",
+        "every key of the path is RSA, DSA, ECDSA on a NIST prime curve, Ed25519 or Ed448 — keys both backends can verify (secp256k1, Brainpool and other curves are refused; apple and webpki have their own key rules) (fatal)")
     /// The TLS leaf's keyUsage.
     public static let tlsLeafKeyUsage = TrustRule(
         "certkit.tls-leaf-key-usage", .keyUsage, everyProfile, "RFC 5280 §4.2.1.3; RFC 8446 §4.4.2.2; OpenSSL sslserver purpose",
@@ -101,7 +105,7 @@ extension TrustRules {
     /// certkit's rules.
     static let certkitRules: [TrustRule] = [
         criticalExtensions, malformedExtension, extendedKeyUsagePurpose, peerName, email, weakSignature, weakKey, ecNamedCurve,
-        publicKeyEncoding, tlsLeafKeyUsage, hostTrailingDot, tlsHashFloor, tlsKeySize, pin, distrust, untrustedRoot, missingIntermediate, signature, revocation,
+        publicKeyEncoding, verifiableKeyAlgorithm, tlsLeafKeyUsage, hostTrailingDot, tlsHashFloor, tlsKeySize, pin, distrust, untrustedRoot, missingIntermediate, signature, revocation,
         crlValidation, pathBuildingLimit, resourceLimit, libraryVerdict, backendError,
     ]
 }
