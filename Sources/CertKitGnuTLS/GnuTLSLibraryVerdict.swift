@@ -8,7 +8,8 @@ import Foundation
 ///   is a finding explained only by the core's DuplicateExtension/MalformedExtension on that certificate.
 /// - An anchored path of two or more certificates is verified by `gnutls_x509_trust_list_verify_crt2` against
 ///   the anchor's one-entry trust list at the verify date (thread-local time override), exactly in this order;
-///   each status bit is read by ``GnuTLSStatus/findings``. Weak algorithms are allowed and no verification
+///   each status bit is read by ``GnuTLSStatus/findings`` — except a `SIGNER_CONSTRAINTS_FAILURE` on one of the
+///   two shapes where GnuTLS is stricter than RFC 5280 (``GnuTLSKnownDeviations``). Weak algorithms are allowed and no verification
 ///   profile is set, so floors stay with the core; unknown critical extensions are left to the core too.
 /// - Each CRL the core validated is applied with `gnutls_x509_crt_check_revocation` to the certificate its
 ///   issuer in the path issued.
@@ -48,7 +49,12 @@ struct GnuTLSLibraryVerdict {
         guard path.endsAtAnchor, certificates.count >= 2, let anchor = path.certificates.last,
               let list = store.trustList(for: anchor.derEncoded)
         else { return [] }
-        return GnuTLSStatus(rawValue: try list.verify(certificates, flags: Self.pathFlags)).findings
+        var status = GnuTLSStatus(rawValue: try list.verify(certificates, flags: Self.pathFlags))
+        if status.contains(.signerConstraintsFailure), GnuTLSKnownDeviations.explainSignerConstraints(path) {
+            status.remove(.signerConstraintsFailure)
+            if status == .invalid { status = [] }  // INVALID accompanies every failure bit
+        }
+        return status.findings
     }
 
     private func revocationFindings(
