@@ -66,10 +66,10 @@ public struct ChainBuilder: Sendable {
                 return CandidatePath(certificates: path, endsAtAnchor: true)
             }
             expansions += 1
-            let issuers = path.count < limits.maxDepth ? issuers(of: last, excluding: path) : []
+            let issuers = issuers(of: last, excluding: path)
             if limitReached { return nil }
-            if issuers.isEmpty {
-                noteDeadEnd(path)
+            if issuers.isEmpty || path.count >= limits.maxDepth {
+                noteDeadEnd(path, cutByDepth: !issuers.isEmpty)
                 continue
             }
             for issuer in issuers {
@@ -108,10 +108,14 @@ public struct ChainBuilder: Sendable {
     /// The best incomplete path to report when no anchored path survives: the longest dead end.
     public var bestDeadEnd: [Certificate]? { deadEnds.first }
 
-    private mutating func noteDeadEnd(_ path: [Certificate]) {
+    /// True when ``bestDeadEnd`` stops only because it reached the depth limit: its last certificate has issuers.
+    public private(set) var bestDeadEndIsCutByDepth = false
+
+    private mutating func noteDeadEnd(_ path: [Certificate], cutByDepth: Bool) {
         // Breadth-first order means later dead ends are never shorter; keep the first longest.
         if let first = deadEnds.first, first.count >= path.count { return }
         deadEnds = [path]
+        bestDeadEndIsCutByDepth = cutByDepth
     }
 }
 

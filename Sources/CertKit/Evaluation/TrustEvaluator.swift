@@ -227,6 +227,11 @@ public final class TrustEvaluator: Sendable {
             let furthest = incomplete.max { $0.count < $1.count } ?? [leaf]
             tried += 1
             var result = try attempt(CandidatePath(certificates: furthest, endsAtAnchor: false))
+            if builder.bestDeadEndIsCutByDepth, furthest == builder.bestDeadEnd {
+                // The path was not followed past the depth limit: its issuer is not missing, the path is too long.
+                result.remove(.missingIntermediate, at: furthest.count - 1)
+                result.common.record(TrustRules.maxDepth, at: 0, note: "the path continues past the maximum depth")
+            }
             for (index, certificate) in furthest.enumerated() where signatureFailures[certificate] != nil {
                 result.common.record(TrustRules.signature, at: index)
                 if index == furthest.count - 1 { result.common.record(TrustRules.missingIntermediate, at: index) }
