@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "CertKit", targets: ["CertKit"]),
         .library(name: "CertKitOpenSSL", targets: ["CertKitOpenSSL"]),
         .library(name: "CertKitGnuTLS", targets: ["CertKitGnuTLS"]),
+        .library(name: "CertKitSockets", targets: ["CertKitSockets"]),
         .executable(name: "certkit", targets: ["certkit"]),
         .executable(name: "PinnedClient", targets: ["PinnedClient"]),
         .executable(name: "certkit-benchmarks", targets: ["CertKitBenchmarks"]),
@@ -30,7 +31,8 @@ let package = Package(
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"]),
         .target(name: "CGnuTLSShims", dependencies: ["CGnuTLS"]),
 
-        // TCP connection with a deadline for the TLS clients of both backends (Glibc only, package access).
+        // Capturing a TLS server's chain: the TLSChainFetcher protocol and TLSConnectError (public), and the TCP
+        // connection with a deadline that the TLS clients of both backends run over (Glibc only, package access).
         .target(name: "CertKitSockets", dependencies: ["CertKit"]),
 
         // Backends: one folder each, each readable alone.
@@ -38,7 +40,7 @@ let package = Package(
         .target(name: "CertKitGnuTLS", dependencies: ["CertKit", "CertKitSockets", "CGnuTLS", "CGnuTLSShims"]),
 
         // The command line: a library so tests can drive it, and a thin executable.
-        .target(name: "CertKitCLI", dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS"]),
+        .target(name: "CertKitCLI", dependencies: ["CertKit", "CertKitSockets", "CertKitOpenSSL", "CertKitGnuTLS"]),
         .executableTarget(name: "certkit", dependencies: ["CertKitCLI"]),
 
         // Sample program: the Linux counterpart of a server-trust challenge handler.
@@ -73,7 +75,8 @@ let package = Package(
         .target(name: "CertKitTestSupport", dependencies: ["CertKit"], path: "Tests/Support"),
 
         .testTarget(
-            name: "CertKitTests", dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS", "CertKitTestSupport"]),
+            name: "CertKitTests",
+            dependencies: ["CertKit", "CertKitSockets", "CertKitOpenSSL", "CertKitGnuTLS", "CertKitTestSupport"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS", "CertKitCLI", "CertKitTestSupport"]

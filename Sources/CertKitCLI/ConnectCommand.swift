@@ -1,6 +1,7 @@
 import CertKit
 import CertKitGnuTLS
 import CertKitOpenSSL
+import CertKitSockets
 import Foundation
 
 /// `certkit connect`: captures the chain a TLS server presents (the TLS library does not decide trust) and

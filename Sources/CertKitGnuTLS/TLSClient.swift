@@ -1,5 +1,5 @@
 import CertKit
-internal import CertKitSockets
+public import CertKitSockets
 
 /// Captures a TLS server's certificate chain with GnuTLS (`gnutls_handshake` without certificate verification,
 /// then `gnutls_certificate_get_peers`). GnuTLS does not decide trust here: evaluate the chain with
@@ -17,7 +17,7 @@ public struct GnuTLSTLSClient: TLSChainFetcher {
     {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let credentials = try TLSCredentialsHandle()
-        let socket = try TLSSocket.connect(host: host, port: port, deadline: deadline)
+        let socket = try TCPConnection.connect(host: host, port: port, deadline: deadline)
         let session = try TLSSessionHandle(credentials: credentials, socket: socket, serverName: serverName)
         try session.handshake(until: deadline)
         let chain = session.peerChain()

@@ -1,4 +1,5 @@
 import CertKit
+internal import CertKitSockets
 internal import CGnuTLS
 
 /// Owns one `gnutls_certificate_credentials_t` with no trust anchors and no verification: the handshake only

@@ -11,10 +11,10 @@ final class TLSSessionHandle {
     /// The session; valid for the lifetime of this object.
     let handle: gnutls_session_t
     private let credentials: TLSCredentialsHandle
-    private let socket: TLSSocket
+    private let socket: TCPConnection
 
     /// Creates the session on `socket`, sending `serverName` as SNI when it is not nil.
-    init(credentials: TLSCredentialsHandle, socket: TLSSocket, serverName: String?) throws(TLSConnectError) {
+    init(credentials: TLSCredentialsHandle, socket: TCPConnection, serverName: String?) throws(TLSConnectError) {
         var session: gnutls_session_t?
         let code = gnutls_init(&session, UInt32(GNUTLS_CLIENT | GNUTLS_NONBLOCK))
         guard code >= 0, let session else {
@@ -30,7 +30,7 @@ final class TLSSessionHandle {
             let bytes = Array(serverName.utf8)
             try check(gnutls_server_name_set(session, GNUTLS_NAME_DNS, bytes, bytes.count), "gnutls_server_name_set")
         }
-        // gnutls_transport_set_int is a macro over gnutls_transport_set_int2; the socket stays TLSSocket's.
+        // gnutls_transport_set_int is a macro over gnutls_transport_set_int2; the socket stays the TCPConnection's.
         gnutls_transport_set_int2(session, socket.descriptor, socket.descriptor)
     }
 

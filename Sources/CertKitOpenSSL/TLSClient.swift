@@ -1,5 +1,5 @@
 import CertKit
-internal import CertKitSockets
+public import CertKitSockets
 
 /// Captures a TLS server's certificate chain with OpenSSL (`SSL_connect` with `SSL_VERIFY_NONE`, then
 /// `SSL_get_peer_cert_chain`). OpenSSL does not decide trust here: evaluate the chain with ``TrustEvaluator``
@@ -23,7 +23,7 @@ public struct OpenSSLTLSClient: TLSChainFetcher {
     {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let context = try TLSContextHandle()
-        let socket = try TLSSocket.connect(host: host, port: port, deadline: deadline)
+        let socket = try TCPConnection.connect(host: host, port: port, deadline: deadline)
         let session = try TLSSessionHandle(context: context, socket: socket, serverName: serverName)
         try session.handshake(until: deadline)
         let chain = session.peerChain()

@@ -1,4 +1,5 @@
 import CertKit
+internal import CertKitSockets
 internal import COpenSSL
 
 /// Owns one client `SSL_CTX` whose verify mode is `SSL_VERIFY_NONE`: the handshake never decides trust, it only

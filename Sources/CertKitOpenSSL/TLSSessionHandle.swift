@@ -10,10 +10,10 @@ final class TLSSessionHandle {
     /// The `SSL *`; valid for the lifetime of this object.
     let handle: OpaquePointer
     private let context: TLSContextHandle
-    private let socket: TLSSocket
+    private let socket: TCPConnection
 
     /// Creates the session on `socket`, sending `serverName` as SNI when it is not nil.
-    init(context: TLSContextHandle, socket: TLSSocket, serverName: String?) throws(TLSConnectError) {
+    init(context: TLSContextHandle, socket: TCPConnection, serverName: String?) throws(TLSConnectError) {
         OpenSSLErrorQueue.clear()
         guard let session = SSL_new(context.handle) else {
             throw .handshake(OpenSSLErrorQueue.error("SSL_new failed").message)
@@ -21,7 +21,7 @@ final class TLSSessionHandle {
         handle = session
         self.context = context
         self.socket = socket
-        // SSL_set_fd wraps the descriptor in a socket BIO that does not close it: TLSSocket stays its owner.
+        // SSL_set_fd wraps the descriptor in a socket BIO that does not close it: the TCPConnection stays its owner.
         guard SSL_set_fd(session, socket.descriptor) == 1 else {
             throw .handshake(OpenSSLErrorQueue.error("SSL_set_fd failed").message)
         }

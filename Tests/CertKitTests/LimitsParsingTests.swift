@@ -1,5 +1,6 @@
 @testable import CertKit
 import CertKitOpenSSL
+import CertKitSockets
 import CertKitTestSupport
 import Foundation
 import Testing
@@ -156,15 +157,13 @@ struct LimitsParsingTests {
         let der = try AdversarialMatrix.bytes("rdn-2000-attributes.der")
         let leaf = try AdversarialMatrix.bytes("leaf.der")
         do {
-            _ = try OpenSSLTLSClient.decodePresentedChain([leaf, der])
+            _ = try PresentedChain.decode([leaf, der])
             Issue.record("decoded")
         } catch {
-            guard case .undecodableCertificate(let index, let reason) = error else {
-                Issue.record("unexpected \(error)")
-                return
-            }
-            #expect(index == 1)
-            #expect(reason.contains("Limits.maxAttributesPerName"))
+            #expect(error.index == 1 && error.decoded.count == 1)
+            #expect(error.reason.contains("Limits.maxAttributesPerName"))
+            #expect(TLSConnectError.undecodableCertificate(index: error.index, reason: error.reason).description
+                == error.description)
         }
     }
 

@@ -108,19 +108,18 @@ public struct ServerTrust: Sendable {
     /// Like ``evaluate(presentedChain:host:)`` with the chain as the TLS library gives it: DER, leaf first.
     /// A certificate that does not decode makes the result `otherError`, with the reason in the report's error.
     public func evaluate(presentedDER: [[UInt8]], host: String?) -> TrustReport {
-        var chain: [Certificate] = []
-        for (index, der) in presentedDER.enumerated() {
-            do {
-                chain.append(try Certificate(derEncoded: der))
-            } catch {
-                let message = "the server's certificate \(index) cannot be decoded: \(error.message)"
-                return TrustReport(
-                    result: .otherError, chain: chain, checks: chain.map { _ in [] },
-                    error: TrustError(
-                        check: .backendError, certificateIndex: index, message: message, rule: TrustRules.backendError),
-                    backend: "certkit", policy: evaluation(presentedChain: [], host: host).policies[0],
-                    verifyDate: verifyDate ?? Date(), pathsTried: 0, notes: [message])
-            }
+        let chain: [Certificate]
+        do {
+            chain = try PresentedChain.decode(presentedDER)
+        } catch {
+            let decoded = error.decoded
+            return TrustReport(
+                result: .otherError, chain: decoded, checks: decoded.map { _ in [] },
+                error: TrustError(
+                    check: .backendError, certificateIndex: error.index, message: error.description,
+                    rule: TrustRules.backendError),
+                backend: "certkit", policy: evaluation(presentedChain: [], host: host).policies[0],
+                verifyDate: verifyDate ?? Date(), pathsTried: 0, notes: [error.description])
         }
         return evaluate(presentedChain: chain, host: host)
     }

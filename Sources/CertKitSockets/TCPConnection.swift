@@ -1,14 +1,13 @@
-import CertKit
 internal import Glibc
 
-/// Owns one connected, non-blocking TCP socket; closes it exactly once in `deinit`.
+/// Owns one connected, non-blocking TCP connection (a socket descriptor); closes it exactly once in `deinit`.
 ///
-/// Shared by the OpenSSL and GnuTLS TLS clients (package access only): sockets are not a cryptographic library's
-/// business, and one copy is easier to keep right than two.
+/// Plain TCP, no TLS: the OpenSSL and GnuTLS TLS clients run their handshakes over it (package access only).
+/// Sockets are not a cryptographic library's business, and one copy is easier to keep right than two.
 ///
 /// Connecting resolves the host with `getaddrinfo`, tries each address with a non-blocking `connect` and waits
 /// with `poll`, so the whole attempt is bounded by the deadline.
-package final class TLSSocket {
+package final class TCPConnection {
     /// The file descriptor; valid for the lifetime of this object.
     package let descriptor: Int32
 
@@ -20,7 +19,7 @@ package final class TLSSocket {
     /// - Throws: ``TLSConnectError/unresolvable(_:)``, ``TLSConnectError/refused``,
     ///   ``TLSConnectError/timeout`` or ``TLSConnectError/network(_:)``.
     package static func connect(host: String, port: UInt16, deadline: ContinuousClock.Instant) throws(TLSConnectError)
-        -> TLSSocket
+        -> TCPConnection
     {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -49,11 +48,11 @@ package final class TLSSocket {
     }
 
     private static func connect(_ address: addrinfo, deadline: ContinuousClock.Instant) throws(TLSConnectError)
-        -> TLSSocket
+        -> TCPConnection
     {
         let descriptor = socket(address.ai_family, address.ai_socktype | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), address.ai_protocol)
         guard descriptor >= 0 else { throw .network(String(cString: strerror(errno))) }
-        let connection = TLSSocket(descriptor: descriptor)
+        let connection = TCPConnection(descriptor: descriptor)
         if Glibc.connect(descriptor, address.ai_addr, address.ai_addrlen) == 0 { return connection }
         guard errno == EINPROGRESS || errno == EINTR else { throw error(errno) }
         try connection.wait(forWriting: true, until: deadline)
