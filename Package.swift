@@ -39,8 +39,12 @@ let package = Package(
         .target(name: "CertKitOpenSSL", dependencies: ["CertKit", "CertKitSockets", "COpenSSL", "COpenSSLShims"]),
         .target(name: "CertKitGnuTLS", dependencies: ["CertKit", "CertKitSockets", "CGnuTLS", "CGnuTLSShims"]),
 
+        // The one list of backends (name, trust backend, TLS client), for the command line, tests, fuzzing and
+        // benchmarks (package access).
+        .target(name: "CertKitBackends", dependencies: ["CertKit", "CertKitSockets", "CertKitOpenSSL", "CertKitGnuTLS"]),
+
         // The command line: a library so tests can drive it, and a thin executable.
-        .target(name: "CertKitCLI", dependencies: ["CertKit", "CertKitSockets", "CertKitOpenSSL", "CertKitGnuTLS"]),
+        .target(name: "CertKitCLI", dependencies: ["CertKit", "CertKitSockets", "CertKitBackends"]),
         .executableTarget(name: "certkit", dependencies: ["CertKitCLI"]),
 
         // Sample program: the Linux counterpart of a server-trust challenge handler.
@@ -58,7 +62,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "CertKitBenchmarks",
-            dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS", "CBaselines"],
+            dependencies: ["CertKit", "CertKitBackends", "CBaselines"],
             path: "Benchmarks/CertKitBenchmarks"
         ),
 
@@ -66,7 +70,7 @@ let package = Package(
         // -DFUZZING by Scripts/fuzz.sh; plain builds replay files through a target).
         .executableTarget(
             name: "CertKitFuzz",
-            dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS"],
+            dependencies: ["CertKit", "CertKitBackends"],
             path: "Tests/Fuzz",
             exclude: ["Corpus"]
         ),
@@ -76,12 +80,14 @@ let package = Package(
 
         .testTarget(
             name: "CertKitTests",
-            dependencies: ["CertKit", "CertKitSockets", "CertKitOpenSSL", "CertKitGnuTLS", "CertKitTestSupport"]),
+            dependencies: [
+                "CertKit", "CertKitSockets", "CertKitOpenSSL", "CertKitGnuTLS", "CertKitBackends", "CertKitTestSupport",
+            ]),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS", "CertKitCLI", "CertKitTestSupport"]
+            dependencies: ["CertKit", "CertKitOpenSSL", "CertKitBackends", "CertKitCLI", "CertKitTestSupport"]
         ),
-        .testTarget(name: "CLITests", dependencies: ["CertKitCLI", "CertKit", "CertKitTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["CertKitCLI", "CertKit", "CertKitBackends", "CertKitTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,17 +1,18 @@
 import CertKit
-import CertKitGnuTLS
-import CertKitOpenSSL
+import CertKitBackends
 
-/// The backends measured, and how to build one with or without its parsed-certificate cache.
+/// The backends measured, each beside its library's raw C baseline (which is why this list names the libraries:
+/// a baseline is written against one library's C API), and how to build one with or without its
+/// parsed-certificate cache. The backends themselves come from the one registry.
 enum BackendKind: String, CaseIterable {
     case openssl, gnutls
 
     /// A backend instance; `handleCache` turns the backend's parsed-certificate cache on or off.
     func make(handleCache: Bool) -> any TrustBackend {
-        switch self {
-        case .openssl: OpenSSLBackend(certificateCacheCapacity: handleCache ? 256 : 0)
-        case .gnutls: GnuTLSBackend(certificateCacheCapacity: handleCache ? 256 : 0)
+        guard let entry = BackendRegistry.standard.entry(named: rawValue) else {
+            preconditionFailure("the registry has no backend \(rawValue)")
         }
+        return entry.backend(certificateCacheCapacity: handleCache ? 256 : 0)
     }
 
     /// The raw-library verifier for `workload`.

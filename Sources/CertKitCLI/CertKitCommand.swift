@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 import Foundation
 
 /// The `certkit` command line as a library: tests drive it with in-memory streams, `main.swift` with the
@@ -35,9 +36,16 @@ public enum CertKitCommand {
     }
 
     /// Runs `certkit` with `arguments` (without the program name) and returns the exit code.
-    public static func run(
+    public static func run(arguments: [String], stdin: any ByteSource, stdout: any ByteSink, stderr: any ByteSink)
+        -> Int32
+    {
+        run(arguments: arguments, stdin: stdin, stdout: stdout, stderr: stderr, registry: .standard)
+    }
+
+    /// Runs `certkit` with the backends of `registry`.
+    package static func run(
         arguments: [String], stdin: any ByteSource, stdout: any ByteSink, stderr: any ByteSink,
-        registry: BackendRegistry = .standard
+        registry: BackendRegistry
     ) -> Int32 {
         let context = CommandContext(stdin: stdin, stdout: stdout, stderr: stderr, registry: registry)
         do {

@@ -1,3 +1,6 @@
+import CertKit
+import CertKitBackends
+
 /// What every command gets: the standard streams and the backends.
 struct CommandContext {
     let stdin: any ByteSource
@@ -7,6 +10,21 @@ struct CommandContext {
 
     var reader: InputReader { InputReader(stdin: stdin) }
     var loader: CertificateLoader { CertificateLoader(reader: reader, stderr: stderr) }
+}
+
+extension BackendRegistry {
+    /// The backend names as an option's value placeholder, e.g. `openssl|gnutls`.
+    static var choices: String { standard.names.joined(separator: "|") }
+
+    /// Resolves the `--backend` option of `command`: nil means the default.
+    /// - Throws: ``CLIError/usage(_:command:)`` for a name that is not a backend.
+    func resolve(_ name: String?, command: String) throws(CLIError) -> any TrustBackend {
+        let chosen = name ?? defaultName
+        guard let backend = backend(named: chosen) else {
+            throw .usage("unknown backend '\(chosen)' (choose \(names.joined(separator: ", ")))", command: command)
+        }
+        return backend
+    }
 }
 
 /// One `certkit` subcommand.

@@ -1,6 +1,5 @@
 import CertKit
-import CertKitGnuTLS
-import CertKitOpenSSL
+import CertKitBackends
 import CertKitSockets
 import Foundation
 
@@ -10,16 +9,14 @@ enum ConnectCommand: Command {
     static let name = "connect"
     static let summary = "connect to a TLS server and evaluate the chain it presents"
 
-    /// The TLS libraries `--tls` offers, the default first.
-    static let tlsClients: [any TLSChainFetcher] = [OpenSSLTLSClient(), GnuTLSTLSClient()]
-
     /// The default bound on connecting plus the handshake, in seconds.
     static let defaultTimeout = 10.0
 
     private static let connectOptions: [OptionSpec] = [
         .value("servername", "NAME", "the SNI name to send (default HOST; none for an IP literal)"),
         .value("timeout", "S", "give up connecting and handshaking after S seconds (default 10)"),
-        .value("tls", "openssl|gnutls", "the TLS library that performs the handshake (default openssl)"),
+        .value("tls", BackendRegistry.choices,
+               "the TLS library that performs the handshake (default \(BackendRegistry.standard.defaultName))"),
         .value("save-chain", "FILE", "write the chain the server presented as PEM"),
         .flag("show-chain", "print the chain the server presented before the verdict (text output only)"),
     ]
@@ -46,7 +43,7 @@ enum ConnectCommand: Command {
         guard let target = ConnectTarget(text) else {
             throw .usage("'\(text)' is not HOST[:PORT] (a port is 1-65535; write IPv6 as [ADDR]:PORT)", command: name)
         }
-        let client = try tlsClient(arguments.value("tls"))
+        let client = try tlsClient(arguments.value("tls"), registry: context.registry)
         let timeout = try timeout(arguments.value("timeout"))
         let json = arguments.has("json")
         if json, arguments.has("show-chain") {
@@ -95,12 +92,14 @@ enum ConnectCommand: Command {
         }
     }
 
-    private static func tlsClient(_ choice: String?) throws(CLIError) -> any TLSChainFetcher {
-        let wanted = choice ?? tlsClients[0].name
-        guard let client = tlsClients.first(where: { $0.name == wanted }) else {
-            throw .usage("--tls must be \(tlsClients.map(\.name).joined(separator: " or ")), not '\(wanted)'", command: name)
+    private static func tlsClient(_ choice: String?, registry: BackendRegistry) throws(CLIError)
+        -> any TLSChainFetcher
+    {
+        let wanted = choice ?? registry.defaultName
+        guard let entry = registry.entry(named: wanted) else {
+            throw .usage("--tls must be \(registry.names.joined(separator: " or ")), not '\(wanted)'", command: name)
         }
-        return client
+        return entry.tlsClient()
     }
 
     private static func timeout(_ text: String?) throws(CLIError) -> Duration {

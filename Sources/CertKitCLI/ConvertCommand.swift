@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 
 /// `certkit convert`: PEM ⇄ DER, bundles included, keys never copied.
 enum ConvertCommand: Command {
@@ -9,7 +10,8 @@ enum ConvertCommand: Command {
         .value("to", "der|pem", "output format (default: the other format of the first input)"),
         .value("out", "FILE", "write to FILE (atomically) instead of standard output"),
         .value("out-dir", "DIR", "write one file per certificate into DIR, named NN-<subject CN>.der|pem"),
-        .value("backend", "openssl|gnutls", "backend that must also import each certificate (default openssl)"),
+        .value("backend", BackendRegistry.choices,
+               "backend that must also import each certificate (default \(BackendRegistry.standard.defaultName))"),
     ]
 
     static let help = ArgumentParser.help(

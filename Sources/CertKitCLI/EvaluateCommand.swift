@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 import Foundation
 
 /// `certkit evaluate`: SecTrust-style trust evaluation of a chain.
@@ -27,7 +28,8 @@ enum EvaluateCommand: Command {
         .value("pin", "sha256/BASE64", repeatable: true, "SPKI SHA-256 pins; the leaf or a CA must match one"),
         .value("exceptions", "FILE", "exceptions saved by an earlier --save-exceptions"),
         .value("save-exceptions", "FILE", "after a recoverable failure, save exceptions that accept it"),
-        .value("backend", "openssl|gnutls|both", "backend (default openssl); both compares them (exit 3 if they differ)"),
+        .value("backend", BackendRegistry.choices + "|" + BackendRegistry.allBackendsChoice,
+               "backend (default \(BackendRegistry.standard.defaultName)); \(BackendRegistry.allBackendsChoice) compares them (exit 3 if they differ)"),
         .flag("json", "print one JSON document (schema: see the documentation of EvaluateJSONRenderer)"),
     ]
 

@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 import Foundation
 
 /// The checked, typed options of `certkit evaluate`, before any file is read.
@@ -73,11 +74,11 @@ struct EvaluateOptions {
         policy = try Self.policy(arguments)
         switch arguments.value("backend") {
         case nil: backend = .one(registry.defaultName)
-        case "both": backend = .both
+        case BackendRegistry.allBackendsChoice?: backend = .both
         case let name?:
             guard registry.names.contains(name) else {
                 throw .usage(
-                    "unknown backend '\(name)' (choose \((registry.names + ["both"]).joined(separator: ", ")))",
+                    "unknown backend '\(name)' (choose \((registry.names + [BackendRegistry.allBackendsChoice]).joined(separator: ", ")))",
                     command: command)
             }
             backend = .one(name)

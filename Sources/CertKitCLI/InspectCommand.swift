@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 import Foundation
 
 /// `certkit inspect`: what a certificate says, with fingerprints from the selected backend.
@@ -9,7 +10,7 @@ enum InspectCommand: Command {
     static let options: [OptionSpec] = [
         .flag("json", "print one JSON document (schema: see the documentation of InspectJSONRenderer)"),
         .value("at", "ISO8601", "judge validity at this time instead of now (e.g. 2030-06-01)"),
-        .value("backend", "openssl|gnutls", "backend that computes the digests (default openssl)"),
+        .value("backend", BackendRegistry.choices, "backend that computes the digests (default \(BackendRegistry.standard.defaultName))"),
     ]
 
     static let help = ArgumentParser.help(

@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 import CertKitTestSupport
 import Foundation
 import Glibc
@@ -53,7 +54,7 @@ struct AdversarialInputTests {
             let arguments = run.args.map { argument in
                 argument.hasPrefix("{") && argument.hasSuffix("}") ? paths[String(argument.dropFirst().dropLast())] ?? argument : argument
             }
-            let backends: [String?] = ["evaluate", "inspect"].contains(arguments[0]) ? ["openssl", "gnutls"] : [nil]
+            let backends: [String?] = ["evaluate", "inspect"].contains(arguments[0]) ? BackendRegistry.standard.names : [nil]
             for backend in backends {
                 let command = arguments + (backend.map { ["--backend", $0] } ?? [])
                 let label = "\(name): \(run.args.joined(separator: " ")) [\(backend ?? "-")]"

@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 import CertKitCLI
 import Foundation
 import Testing
@@ -29,7 +30,7 @@ private func sample(_ name: String) -> String { ConnectTestEnvironment.sample(na
 /// two cores.
 @Suite(.serialized)
 struct ConnectCommandTests {
-    static let handshakeLibraries = ["openssl", "gnutls"]
+    static let handshakeLibraries = BackendRegistry.standard.names
 
     /// Starts `kind` serving `leaf` with `key` (plus `chain`) and runs `body` once per handshake library.
     private func withServer(
@@ -208,7 +209,7 @@ struct ConnectCommandTests {
         for (target, arguments, message) in [
             ("127.0.0.1:0", ["--anchors", sample("root-ca.pem")], "is not HOST[:PORT]"),
             ("127.0.0.1:99999", ["--anchors", sample("root-ca.pem")], "is not HOST[:PORT]"),
-            ("127.0.0.1:1", ["--anchors", sample("root-ca.pem"), "--tls", "schannel"], "--tls must be openssl or gnutls"),
+            ("127.0.0.1:1", ["--anchors", sample("root-ca.pem"), "--tls", "schannel"], "--tls must be " + BackendRegistry.standard.names.joined(separator: " or ")),
             ("127.0.0.1:1", ["--anchors", sample("root-ca.pem"), "--timeout", "0"], "--timeout must be"),
             ("127.0.0.1:1", ["--anchors", sample("root-ca.pem"), "--json", "--show-chain"], "--show-chain prints text"),
             ("127.0.0.1:1", [], "--anchors FILE is required"),

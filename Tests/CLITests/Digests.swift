@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 import CertKitCLI
 
 /// Digests for expectations, from a backend's library (certkit has no digest code of its own).

@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 @testable import CertKitCLI
 import Foundation
 import Testing
@@ -99,7 +100,7 @@ struct EvaluateRenderingTests {
         #expect(BackendComparison.agree([a, b]))
         let agreed = try #require(try JSONSerialization.jsonObject(
             with: Data(EvaluateJSONRenderer.renderAgreement([a, b]).utf8)) as? [String: Any])
-        #expect(agreed["agree"] as? Bool == true && agreed["backends"] as? [String] == ["openssl", "gnutls"])
+        #expect(agreed["agree"] as? Bool == true && agreed["backends"] as? [String] == [a.backend, b.backend])
         #expect(agreed["result"] as? String == "recoverableTrustFailure")
 
         var c = b
@@ -112,7 +113,7 @@ struct EvaluateRenderingTests {
             with: Data(EvaluateJSONRenderer.renderDisagreement([a, d]).utf8)) as? [String: Any])
         #expect(Set(disagreed.keys) == ["agree", "reports"])
         let reports = try #require(disagreed["reports"] as? [String: [String: Any]])
-        #expect(Set(reports.keys) == ["openssl", "gnutls"])
+        #expect(Set(reports.keys) == [a.backend, d.backend])
         #expect(reports["gnutls"]?["result"] as? String == "fatalTrustFailure")
     }
 }

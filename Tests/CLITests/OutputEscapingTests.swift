@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 @testable import CertKitCLI
 import CertKitTestSupport
 import Foundation
@@ -10,7 +11,7 @@ import Testing
 /// directoryName, and a U+202E, a C1 CSI and bidi isolates in its subject.
 @Suite("Output escaping")
 struct OutputEscapingTests {
-    static let backends = ["openssl", "gnutls"]
+    static let backends = BackendRegistry.standard.names
     static let scenario = Fixtures.scenariosDirectory.appendingPathComponent("names-hostile-san")
     static let chain = scenario.appendingPathComponent("chain.pem").path
     static let anchor = scenario.appendingPathComponent("names-root.pem").path

@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 import CertKitCLI
 import Foundation
 import Testing

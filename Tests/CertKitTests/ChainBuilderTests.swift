@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 import CertKitGnuTLS
 import CertKitOpenSSL
 import Foundation
@@ -34,7 +35,7 @@ struct ChainBuilderTests {
     }
 
     @Test("a 50-CA mesh with no path stops at the work limit on both backends",
-          arguments: [OpenSSLBackend() as any TrustBackend, GnuTLSBackend() as any TrustBackend])
+          arguments: BackendRegistry.standard.allBackends())
     func meshStopsAtWorkLimit(backend: any TrustBackend) throws {
         let mesh = try Self.load("mesh-no-path/intermediates.pem")
         #expect(mesh.count == 150)

@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 import CertKitGnuTLS
 import CertKitOpenSSL
 import Foundation
@@ -37,8 +38,9 @@ enum ConcurrencyFixtures {
         return try CertificateRevocationList(derEncoded: block.bytes)
     }
 
-    /// Both backends, by name.
-    static let backends: [String: any TrustBackend] = ["openssl": OpenSSLBackend(), "gnutls": GnuTLSBackend()]
+    /// Every backend of the registry, by name.
+    static let backends: [String: any TrustBackend] = Dictionary(
+        uniqueKeysWithValues: BackendRegistry.standard.entries.map { ($0.name, $0.backend()) })
 
     /// The backend called `name`.
     static func backend(_ name: String) -> any TrustBackend { backends[name]! }

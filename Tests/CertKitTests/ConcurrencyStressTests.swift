@@ -1,4 +1,5 @@
 @testable import CertKit
+import CertKitBackends
 import Foundation
 import Synchronization
 import Testing
@@ -35,7 +36,7 @@ struct ConcurrencyStressTests {
         let anchorSets = [rsaRoot, ecRoot, rsaRoot + ecRoot]
         let dates = ["2030-06-01", "2031-07-01", "2029-12-01", "2028-01-01"].map(ConcurrencyFixtures.date)
         var inputs: [Input] = []
-        for backend in ["openssl", "gnutls"] {
+        for backend in BackendRegistry.standard.names {
             for chain in [rsaChain, ecChain] {
                 for host in ["leaf.example", "LEAF.example", "other.example"] {
                     for date in dates {

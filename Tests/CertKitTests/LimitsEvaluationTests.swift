@@ -1,4 +1,5 @@
 @testable import CertKit
+import CertKitBackends
 @testable import CertKitGnuTLS
 import CertKitOpenSSL
 import CertKitTestSupport
@@ -109,7 +110,7 @@ struct LimitsEvaluationTests {
     }
 
     @Test("name constraints: 1,000 SANs × 1,000 constraints is checked in full under 2^20, refused under a lower bound",
-          arguments: ["openssl", "gnutls"])
+          arguments: BackendRegistry.standard.names)
     func nameConstraintBound(backendName: String) throws {
         let chain = try Self.certificates(AdversarialMatrix.bytes("san-1000-nc-1000-signed.pem"))
         let root = try Self.certificates(AdversarialMatrix.bytes("root.der"))
@@ -131,7 +132,7 @@ struct LimitsEvaluationTests {
     }
 
     @Test("10,000 SANs × 1,000 constraints, signed and anchored: fatal, and exceptions naming the check do not apply",
-          arguments: ["openssl", "gnutls"])
+          arguments: BackendRegistry.standard.names)
     func nameConstraintsNeverPass(backendName: String) throws {
         let chain = try Self.certificates(AdversarialMatrix.bytes("san-nc-signed.pem"))
         var evaluation = TrustEvaluation(

@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 import CertKitGnuTLS
 import CertKitOpenSSL
 import Foundation
@@ -86,9 +87,9 @@ import Testing
         #expect(parsed.contains { $0.extensions.basicConstraints?.pathLength != nil }, "no pathLenConstraint")
     }
 
-    @Test("the Swift parser agrees with the library", arguments: ["openssl", "gnutls"])
+    @Test("the Swift parser agrees with the library", arguments: BackendRegistry.standard.names)
     func parserAgrees(backendName: String) throws {
-        let backend: any LibraryFieldsReader = backendName == "openssl" ? OpenSSLBackend() : GnuTLSBackend()
+        let backend = try #require(ConcurrencyFixtures.backend(backendName) as? any LibraryFieldsReader)
         var compared = 0
         for (origin, der) in Self.corpus {
             let certificate = try Certificate(derEncoded: der)
@@ -120,7 +121,8 @@ import Testing
         let certificate = try #require(try CertificateBundle.decode(Array(data)).certificates.first)
         let names = try #require(certificate.extensions.subjectAlternativeNames)
         #expect(!names.isEmpty)
-        for backend in [OpenSSLBackend() as any LibraryFieldsReader, GnuTLSBackend()] {
+        for backend in BackendRegistry.standard.allBackends() {
+            let backend = try #require(backend as? any LibraryFieldsReader)
             let fields = try backend.libraryFields(of: certificate.derEncoded)
             #expect(fields.subjectAlternativeNames == names, "\(backend.name)")
             #expect(fields.basicConstraints?.isCA != true, "\(backend.name)")

@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 import CertKitGnuTLS
 import CertKitOpenSSL
 import CertKitTestSupport
@@ -83,13 +84,12 @@ struct ProfileRuleTests {
         #expect(ChainLengthCheck.intermediates(on: CandidatePath(certificates: [chain[0]], endsAtAnchor: true)) == 0)
     }
 
-    @Test(arguments: ["openssl", "gnutls"])
+    @Test(arguments: BackendRegistry.standard.names)
     func fractionalVerifyTimeIsFloored(backend: String) throws {
         let scenario = try #require(Fixtures.scenarios.first { $0.name == "profiles-validity-at-not-after-rfc5280" })
         var evaluation = try scenario.makeEvaluation()
         evaluation.verifyDate = try #require(evaluation.verifyDate).addingTimeInterval(0.75)
-        let evaluator = TrustEvaluator(
-            backend: backend == "openssl" ? OpenSSLBackend() as any TrustBackend : GnuTLSBackend())
+        let evaluator = TrustEvaluator(backend: ConcurrencyFixtures.backend(backend))
         let report = evaluator.evaluate(evaluation)
         #expect(report.result == .unspecified, "\(report.notes)")
         #expect(report.verifyDate == evaluation.verifyDate!.addingTimeInterval(-0.75))

@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 import Foundation
 import Testing
 
@@ -21,7 +22,7 @@ struct ResultCacheTests {
         return (TrustEvaluator(backend: backend, configuration: .cached), TrustEvaluator(backend: backend, configuration: .uncached))
     }
 
-    @Test("a repeated evaluation is served from the cache", arguments: ["openssl", "gnutls"])
+    @Test("a repeated evaluation is served from the cache", arguments: BackendRegistry.standard.names)
     func repeatIsAHit(backend: String) {
         let (cached, reference) = evaluators(backend)
         let evaluation = ConcurrencyFixtures.evaluation(chain: rsaChain, anchors: rsaRoot)
@@ -51,7 +52,7 @@ struct ResultCacheTests {
         #expect(report == reference.evaluate(later))
     }
 
-    @Test("crossing the leaf's notAfter is never served from the cache", arguments: ["openssl", "gnutls"])
+    @Test("crossing the leaf's notAfter is never served from the cache", arguments: BackendRegistry.standard.names)
     func expiryIsNotReused(backend: String) throws {
         let (cached, reference) = evaluators(backend)
         let leaf = try #require(rsaChain.first)
@@ -74,7 +75,7 @@ struct ResultCacheTests {
         #expect(cached.cacheStatistics.resultHits >= 1)
     }
 
-    @Test("another host is a different key", arguments: ["openssl", "gnutls"])
+    @Test("another host is a different key", arguments: BackendRegistry.standard.names)
     func otherHostIsAMiss(backend: String) {
         let (cached, reference) = evaluators(backend)
         #expect(cached.evaluate(ConcurrencyFixtures.evaluation(chain: rsaChain, anchors: rsaRoot)).isTrusted)
@@ -86,7 +87,7 @@ struct ResultCacheTests {
         #expect(cached.cacheStatistics.resultHits == 0)
     }
 
-    @Test("other anchors are a different key", arguments: ["openssl", "gnutls"])
+    @Test("other anchors are a different key", arguments: BackendRegistry.standard.names)
     func otherAnchorsAreAMiss(backend: String) {
         let (cached, reference) = evaluators(backend)
         #expect(cached.evaluate(ConcurrencyFixtures.evaluation(chain: rsaChain, anchors: rsaRoot)).isTrusted)
@@ -99,7 +100,7 @@ struct ResultCacheTests {
         #expect(cached.cacheStatistics.resultHits == 0)
     }
 
-    @Test("adding a CRL is a different key", arguments: ["openssl", "gnutls"])
+    @Test("adding a CRL is a different key", arguments: BackendRegistry.standard.names)
     func crlIsAMiss(backend: String) throws {
         let (cached, reference) = evaluators(backend)
         let chain = try ConcurrencyFixtures.certificates("revoked-leaf/chain.pem")
@@ -130,7 +131,7 @@ struct ResultCacheTests {
         #expect(cached.cacheStatistics.resultHits == 0)
     }
 
-    @Test("adding a distrust setting is a different key", arguments: ["openssl", "gnutls"])
+    @Test("adding a distrust setting is a different key", arguments: BackendRegistry.standard.names)
     func distrustIsAMiss(backend: String) {
         let (cached, reference) = evaluators(backend)
         #expect(cached.evaluate(ConcurrencyFixtures.evaluation(chain: rsaChain, anchors: rsaRoot)).isTrusted)

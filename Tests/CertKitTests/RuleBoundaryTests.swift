@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 import CertKitOpenSSL
 import Foundation
 import Testing
@@ -96,7 +97,7 @@ struct RuleBoundaryTests {
 
     // MARK: validity windows
 
-    @Test("the window ends at the leaf's notBefore and notAfter", arguments: ["openssl", "gnutls"])
+    @Test("the window ends at the leaf's notBefore and notAfter", arguments: BackendRegistry.standard.names)
     func leafWindow(backend: String) throws {
         let chain = try Self.certificates("rules-validity-leaf-at-notbefore/chain.pem")
         let evaluation = Self.ssl(chain, anchors: try Self.certificates("rules-validity-leaf-at-notbefore/root-rsa.pem"))
@@ -104,7 +105,7 @@ struct RuleBoundaryTests {
         Self.boundary(evaluation, at: chain[0].notAfter, backend: backend)
     }
 
-    @Test("the window ends at a presented intermediate's notBefore and notAfter", arguments: ["openssl", "gnutls"])
+    @Test("the window ends at a presented intermediate's notBefore and notAfter", arguments: BackendRegistry.standard.names)
     func intermediateWindow(backend: String) throws {
         let chain = try Self.certificates("rules-validity-intermediate-at-notbefore/chain.pem")
         let evaluation = Self.ssl(chain, anchors: try Self.certificates("rules-validity-intermediate-at-notbefore/root-rsa.pem"))
@@ -112,7 +113,7 @@ struct RuleBoundaryTests {
         Self.boundary(evaluation, at: chain[1].notAfter, backend: backend)
     }
 
-    @Test("the window ends at a pool intermediate's notBefore and notAfter", arguments: ["openssl", "gnutls"])
+    @Test("the window ends at a pool intermediate's notBefore and notAfter", arguments: BackendRegistry.standard.names)
     func poolWindow(backend: String) throws {
         let chain = try Self.certificates("rules-validity-intermediate-at-notbefore/chain.pem")
         var evaluation = Self.ssl([chain[0]], anchors: try Self.certificates("rules-validity-intermediate-at-notbefore/root-rsa.pem"))
@@ -121,7 +122,7 @@ struct RuleBoundaryTests {
         Self.boundary(evaluation, at: chain[1].notAfter, backend: backend)
     }
 
-    @Test("the window ends at the anchor's notBefore and notAfter", arguments: ["openssl", "gnutls"])
+    @Test("the window ends at the anchor's notBefore and notAfter", arguments: BackendRegistry.standard.names)
     func anchorWindow(backend: String) throws {
         let anchor = try Self.certificates("rules-validity-anchor-at-notbefore/root-short-rsa.pem")
         let evaluation = Self.ssl(try Self.certificates("rules-validity-anchor-at-notbefore/chain.pem"), anchors: anchor)
@@ -129,7 +130,7 @@ struct RuleBoundaryTests {
         Self.boundary(evaluation, at: anchor[0].notAfter, backend: backend)
     }
 
-    @Test("the window ends at an always-trusted certificate's notBefore and notAfter", arguments: ["openssl", "gnutls"])
+    @Test("the window ends at an always-trusted certificate's notBefore and notAfter", arguments: BackendRegistry.standard.names)
     func alwaysTrustWindow(backend: String) throws {
         let root = try Self.certificates("rules-validity-anchor-at-notbefore/root-short-rsa.pem")
         var evaluation = Self.ssl(try Self.certificates("rules-validity-anchor-at-notbefore/chain.pem"))
@@ -138,7 +139,7 @@ struct RuleBoundaryTests {
         Self.boundary(evaluation, at: root[0].notAfter, backend: backend)
     }
 
-    @Test("a result with a CRL is not reused across the CRL's thisUpdate or nextUpdate", arguments: ["openssl", "gnutls"])
+    @Test("a result with a CRL is not reused across the CRL's thisUpdate or nextUpdate", arguments: BackendRegistry.standard.names)
     func crlWindow(backend: String) throws {
         // Both CRLs list the leaf; the second one's dates (2030-07-01 .. 2030-09-01) are no certificate's dates.
         for (scenario, file) in [("rules-crl-stale", "int-revokes-leaf-stale"), ("rules-crl-not-yet-valid", "int-revokes-leaf-future")] {

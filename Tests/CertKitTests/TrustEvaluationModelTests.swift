@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 import CertKitGnuTLS
 import CertKitOpenSSL
 import Foundation
@@ -166,7 +167,7 @@ struct SeveralPoliciesTests {
         let chain = try SecTrustFidelityTests.load("valid-chain-rsa/chain.pem")
         let root = try SecTrustFidelityTests.load("valid-chain-rsa/root-rsa.pem")
         let date = Date(timeIntervalSince1970: 1_906_502_400)
-        for backend in [OpenSSLBackend() as any TrustBackend, GnuTLSBackend()] {
+        for backend in BackendRegistry.standard.allBackends() {
             let evaluation = TrustEvaluation(
                 certificates: chain, policies: [.basicX509, .sslServer(host: "other.example")], anchors: root,
                 verifyDate: date)

@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 import CertKitCLI
 import Foundation
 import Testing
@@ -47,9 +48,9 @@ import Testing
                         let err = MemorySink()
                         let code = CertKitCommand.run(
                             arguments: ["evaluate", "--anchors", anchorFile.path, "--policy", policyName, "--at", at,
-                                        "--backend", "both", leaf.path],
+                                        "--backend", BackendRegistry.allBackendsChoice, leaf.path],
                             stdin: MemorySource(), stdout: out, stderr: err)
-                        let library = DifferentialTests.openssl.evaluate(TrustEvaluation(
+                        let library = DifferentialTests.evaluators[0].evaluator.evaluate(TrustEvaluation(
                             certificates: [certificate], policies: [policy], anchors: [anchor], verifyDate: date))
                         let what = "#\(index) \(certificate.subject) anchor=\(anchor.subject) at=\(at) \(policyName)"
                         #expect(code != 3, "\(what): backends disagree\n\(out.text)")

@@ -1,37 +1,33 @@
 import CertKit
-import CertKitGnuTLS
-import CertKitOpenSSL
+import CertKitBackends
 import CertKitTestSupport
 import Testing
 
 /// Every scenario × every backend, through one runner (DESIGN §7).
 @Suite struct ConformanceTests {
-    static let backends: [String: TrustEvaluator] = [
-        "openssl": TrustEvaluator(backend: OpenSSLBackend()),
-        "gnutls": TrustEvaluator(backend: GnuTLSBackend()),
-    ]
+    /// An evaluator per backend of the registry, by name.
+    static let backends: [String: TrustEvaluator] = Dictionary(
+        uniqueKeysWithValues: BackendRegistry.standard.entries.map { ($0.name, TrustEvaluator(backend: $0.backend())) })
 
-    @Test("scenario passes on OpenSSL", arguments: Fixtures.scenarios)
-    func openssl(_ scenario: ConformanceScenario) throws {
-        try run(scenario, backend: "openssl")
+    @Test("scenario passes on each backend", arguments: Fixtures.scenarios, BackendRegistry.standard.names)
+    func scenarioPasses(_ scenario: ConformanceScenario, backend: String) throws {
+        try run(scenario, backend: backend)
     }
 
-    @Test("scenario passes on GnuTLS", arguments: Fixtures.scenarios)
-    func gnutls(_ scenario: ConformanceScenario) throws {
-        try run(scenario, backend: "gnutls")
-    }
-
-    @Test("both backends give the same report", arguments: Fixtures.scenarios)
+    @Test("every backend gives the same report", arguments: Fixtures.scenarios)
     func backendsAgree(_ scenario: ConformanceScenario) throws {
         let evaluation = try scenario.makeEvaluation()
-        let openssl = ReportSummary(Self.backends["openssl"]!.evaluate(evaluation))
-        let gnutls = ReportSummary(Self.backends["gnutls"]!.evaluate(evaluation))
+        let summaries = try BackendRegistry.standard.names.map { name in
+            (name, ReportSummary(try #require(Self.backends[name]).evaluate(evaluation)))
+        }
+        let described = summaries.map { "\($0.0): \($0.1)" }.joined(separator: "\n")
+        let allEqual = summaries.allSatisfy { $0.1 == summaries[0].1 }
         if scenario.backendDifferences.isEmpty {
-            #expect(openssl == gnutls, "openssl: \(openssl)\ngnutls: \(gnutls)")
+            #expect(allEqual, "\(described)")
         } else {
             // A documented difference: each side must show exactly its documented expectation.
             for (_, difference) in scenario.backendDifferences { #expect(!difference.reason.isEmpty) }
-            #expect(openssl != gnutls, "a documented backend difference no longer exists; remove it")
+            #expect(!allEqual, "a documented backend difference no longer exists; remove it")
         }
     }
 

@@ -1,10 +1,9 @@
 import CertKit
-import CertKitGnuTLS
-import CertKitOpenSSL
+import CertKitBackends
 import Foundation
 import Testing
 
-/// OpenSSL and GnuTLS give the same report for every certificate of the system bundle, evaluated as its own
+/// Every backend (OpenSSL and GnuTLS) gives the same report for every certificate of the system bundle, evaluated as its own
 /// anchor and against a different anchor, just before, during and just after its validity, under the basic
 /// and the SSL server policy (issue "GnuTLS backend and cross-backend conformance").
 @Suite struct DifferentialTests {
@@ -27,17 +26,18 @@ import Testing
         }
     }
 
-    /// A disagreement: the case and both summaries.
+    /// A disagreement: the case and every backend's summary.
     struct Disagreement: Sendable, CustomStringConvertible {
         var testCase: Case
-        var openssl: String
-        var gnutls: String
+        var summaries: [(backend: String, summary: String)]
 
-        var description: String { "\(testCase)\n  openssl: \(openssl)\n  gnutls:  \(gnutls)" }
+        var description: String {
+            "\(testCase)" + summaries.map { "\n  \($0.backend): \($0.summary)" }.joined()
+        }
     }
 
-    static let openssl = TrustEvaluator(backend: OpenSSLBackend())
-    static let gnutls = TrustEvaluator(backend: GnuTLSBackend())
+    /// An evaluator per backend of the registry, the default first.
+    static let evaluators = BackendRegistry.standard.entries.map { (name: $0.name, evaluator: TrustEvaluator(backend: $0.backend())) }
 
     /// The system bundle, in file order.
     static func systemCertificates() throws -> [Certificate] {
@@ -81,11 +81,12 @@ import Testing
     struct Outcome: Sendable {
         /// Cases where the summaries differ.
         var disagreements: [Disagreement] = []
-        /// The distinct `result error` pairs OpenSSL reported (to show the matrix exercises several outcomes).
+        /// The distinct `result error` pairs the default backend reported (to show the matrix exercises several
+        /// outcomes).
         var outcomes: Set<String> = []
     }
 
-    /// Runs every case on both backends, in parallel over the cores.
+    /// Runs every case on every backend, in parallel over the cores.
     static func run(_ cases: [Case]) async -> Outcome {
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         return await withTaskGroup(of: Outcome.self) { group in
@@ -94,12 +95,12 @@ import Testing
                     var outcome = Outcome()
                     for position in stride(from: worker, to: cases.count, by: workers) {
                         let testCase = cases[position]
-                        let left = openssl.evaluate(testCase.evaluation)
-                        let right = gnutls.evaluate(testCase.evaluation)
-                        outcome.outcomes.insert("\(left.result) \(left.error?.code.name ?? "-")")
-                        if summary(left) != summary(right) {
-                            outcome.disagreements.append(
-                                Disagreement(testCase: testCase, openssl: summary(left), gnutls: summary(right)))
+                        let reports = evaluators.map { ($0.name, $0.evaluator.evaluate(testCase.evaluation)) }
+                        let first = reports[0].1
+                        outcome.outcomes.insert("\(first.result) \(first.error?.code.name ?? "-")")
+                        let summaries = reports.map { (backend: $0.0, summary: summary($0.1)) }
+                        if Set(summaries.map(\.summary)).count > 1 {
+                            outcome.disagreements.append(Disagreement(testCase: testCase, summaries: summaries))
                         }
                     }
                     return outcome
@@ -115,7 +116,7 @@ import Testing
         }
     }
 
-    @Test("every system-bundle certificate gets the same report from OpenSSL and GnuTLS")
+    @Test("every system-bundle certificate gets the same report from every backend")
     func backendsAgreeOnTheSystemBundle() async throws {
         let certificates = try Self.systemCertificates()
         #expect(certificates.count >= 100)
@@ -123,7 +124,7 @@ import Testing
         let outcome = await Self.run(cases)
         let found = outcome.disagreements
         print("DifferentialTests: \(certificates.count) certificates, \(cases.count) cases, "
-              + "\(cases.count * 2) evaluations, \(found.count) disagreements; outcomes: \(outcome.outcomes.sorted())")
+              + "\(cases.count * Self.evaluators.count) evaluations, \(found.count) disagreements; outcomes: \(outcome.outcomes.sorted())")
         #expect(cases.count == certificates.count * 12)
         // Trusted (own anchor, in validity), expired, not trusted (another anchor), SHA-1 under SSL at least.
         #expect(outcome.outcomes.count >= 4, "\(outcome.outcomes)")

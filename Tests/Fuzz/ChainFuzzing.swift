@@ -1,6 +1,5 @@
 import CertKit
-import CertKitGnuTLS
-import CertKitOpenSSL
+import CertKitBackends
 import Foundation
 
 /// Evaluation of fuzzed chains: the way a TLS peer's bytes reach the core's path building, policy and
@@ -12,12 +11,11 @@ import Foundation
 /// the anchor (else the fixtures' roots are); bit 3: apply exceptions for the leaf's recoverable failures and
 /// evaluate again; bits 4–5 the date (2030-06-01, 2020-01-01, 2045-01-01, now).
 enum ChainFuzzing {
-    enum Backend { case openssl, gnutls }
-
-    static let evaluators: (openssl: TrustEvaluator, gnutls: TrustEvaluator) = (
-        TrustEvaluator(backend: OpenSSLBackend(), configuration: .uncached),
-        TrustEvaluator(backend: GnuTLSBackend(), configuration: .uncached)
-    )
+    /// An uncached evaluator per backend of the registry, by name.
+    static let evaluators: [String: TrustEvaluator] = Dictionary(
+        uniqueKeysWithValues: BackendRegistry.standard.entries.map {
+            ($0.name, TrustEvaluator(backend: $0.backend(), configuration: .uncached))
+        })
 
     /// The fixtures' root certificates, read once (the fuzzer runs on the machine that built it).
     static let fixtureAnchors: [Certificate] = {
@@ -34,7 +32,7 @@ enum ChainFuzzing {
         Date(timeIntervalSince1970: 2_366_841_600), Date(),
     ]
 
-    static func run(_ bytes: [UInt8], backend: Backend) {
+    static func run(_ bytes: [UInt8], backend: String) {
         guard let flags = bytes.first else { return }
         let body = Array(bytes.dropFirst())
         guard let certificates = try? CertificateBundle.decode(body).certificates, let leaf = certificates.first else {
@@ -52,7 +50,7 @@ enum ChainFuzzing {
             policies: [policies[Int(flags & 0x03)]],
             anchors: lastIsAnchor ? [certificates[certificates.count - 1]] : fixtureAnchors,
             verifyDate: dates[Int(flags >> 4) & 0x03], crls: crls)
-        let evaluator = backend == .openssl ? evaluators.openssl : evaluators.gnutls
+        guard let evaluator = evaluators[backend] else { preconditionFailure("no backend \(backend)") }
         let report = evaluator.evaluate(evaluation)
         _ = report.error?.description
         _ = report.chain.map(\.description)

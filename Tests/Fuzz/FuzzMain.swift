@@ -11,9 +11,9 @@ import Glibc
 /// The target chosen by CERTKIT_FUZZ_TARGET (see ``FuzzTarget``), read once.
 let selectedTarget: FuzzTarget = {
     let name = ProcessInfo.processInfo.environment["CERTKIT_FUZZ_TARGET"] ?? ""
-    guard let target = FuzzTarget(rawValue: name) else {
+    guard let target = FuzzTarget(name: name) else {
         FileHandle.standardError.write(Data(
-            "CERTKIT_FUZZ_TARGET must be one of: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: " "))\n".utf8))
+            "CERTKIT_FUZZ_TARGET must be one of: \(FuzzTarget.all.map(\.name).joined(separator: " "))\n".utf8))
         exit(2)
     }
     return target
@@ -49,8 +49,8 @@ enum CertKitFuzz {
         exit(status)
         #else
         let arguments = CommandLine.arguments.dropFirst()
-        guard let name = arguments.first, let target = FuzzTarget(rawValue: name) else {
-            print("usage: CertKitFuzz TARGET FILE...   (targets: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: " ")))")
+        guard let name = arguments.first, let target = FuzzTarget(name: name) else {
+            print("usage: CertKitFuzz TARGET FILE...   (targets: \(FuzzTarget.all.map(\.name).joined(separator: " ")))")
             print("       Scripts/fuzz.sh builds the real fuzzer (libFuzzer + AddressSanitizer)")
             return
         }

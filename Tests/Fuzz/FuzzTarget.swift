@@ -1,7 +1,8 @@
 import CertKit
+import CertKitBackends
 
 /// One fuzz target: a way bytes enter certkit. Scripts/fuzz.sh selects one with CERTKIT_FUZZ_TARGET.
-enum FuzzTarget: String, CaseIterable {
+enum FuzzTarget: Hashable {
     /// PEM decoding (any labels, any text around) and re-encoding of what decodes; base64 and peer-name parsing.
     case pem
     /// Format detection and bundle decoding (PEM, DER, DER sequences, PKCS#7), then every derived field.
@@ -12,10 +13,31 @@ enum FuzzTarget: String, CaseIterable {
     case crl
     /// PKCS#7: the input as a ContentInfo, and the input as the certificates field of a SignedData envelope.
     case pkcs7
-    /// Evaluation of a fuzzed chain with the OpenSSL backend (see ``ChainFuzzing``).
-    case chainOpenSSL = "chain-openssl"
-    /// Evaluation of a fuzzed chain with the GnuTLS backend.
-    case chainGnuTLS = "chain-gnutls"
+    /// Evaluation of a fuzzed chain with one backend of the registry (see ``ChainFuzzing``): `chain-openssl`,
+    /// `chain-gnutls`.
+    case chain(backend: String)
+
+    /// Every target: the decoders, then a chain target per backend.
+    static let all: [FuzzTarget] =
+        [.pem, .bundle, .x509, .crl, .pkcs7] + BackendRegistry.standard.names.map { .chain(backend: $0) }
+
+    /// The target's name for CERTKIT_FUZZ_TARGET and the corpus directory.
+    var name: String {
+        switch self {
+        case .pem: "pem"
+        case .bundle: "bundle"
+        case .x509: "x509"
+        case .crl: "crl"
+        case .pkcs7: "pkcs7"
+        case .chain(let backend): "chain-" + backend
+        }
+    }
+
+    /// The target called `name`, or nil.
+    init?(name: String) {
+        guard let target = Self.all.first(where: { $0.name == name }) else { return nil }
+        self = target
+    }
 
     func run(_ bytes: [UInt8]) {
         switch self {
@@ -24,8 +46,7 @@ enum FuzzTarget: String, CaseIterable {
         case .x509: if let certificate = try? Certificate(derEncoded: bytes) { Self.touch(certificate) }
         case .crl: Self.crl(bytes)
         case .pkcs7: Self.pkcs7(bytes)
-        case .chainOpenSSL: ChainFuzzing.run(bytes, backend: .openssl)
-        case .chainGnuTLS: ChainFuzzing.run(bytes, backend: .gnutls)
+        case .chain(let backend): ChainFuzzing.run(bytes, backend: backend)
         }
     }
 
