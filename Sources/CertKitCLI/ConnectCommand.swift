@@ -80,7 +80,7 @@ enum ConnectCommand: Command {
         var evaluateArguments = arguments
         evaluateArguments.positionals = [target.description]
         let namesPeer = ["host", "ip", "email"].contains { arguments.value($0) != nil }
-        if !namesPeer, arguments.value("policy") != "basic" {
+        if !namesPeer, arguments.value("policy") != PolicyName.basic.rawValue {
             evaluateArguments.values["host"] = [target.host]
         }
         do {

@@ -88,74 +88,35 @@ struct EvaluateOptions {
     /// The profiles `--profile` accepts, in help order.
     static let profileNames = TrustProfile.allCases.map(\.rawValue)
 
+    /// The policy of `--policy`, `--profile`, `--host`, `--ip` and `--email`, made by the core's one reading of
+    /// those option strings (``PolicyOptions``, shared with the test scenarios); this only words its problems.
     private static func policy(_ arguments: ParsedArguments) throws(CLIError) -> TrustPolicy {
-        let command = EvaluateCommand.name
-        var profile: TrustProfile?
-        if let text = arguments.value("profile") {
-            guard let value = TrustProfile(rawValue: text) else {
-                throw .usage("--profile must be \(profileNames.joined(separator: ", ")), not '\(text)'", command: command)
-            }
-            profile = value
-        }
-        let hosts = arguments.all("host"), ips = arguments.all("ip"), emails = arguments.all("email")
-        if hosts.contains(where: \.isEmpty) { throw .usage("--host needs a name", command: command) }
-        var identities: [GeneralName] = []
-        for host in hosts {
-            switch PeerName.parse(host) {
-            case .dns(let name): identities.append(.dnsName(name))
-            case .ip(let bytes): identities.append(.ipAddress(bytes))
-            }
-        }
-        for ip in ips {
-            guard case .ip(let bytes) = PeerName.parse(ip) else {
-                throw .usage("--ip must be an IPv4 or IPv6 address, not '\(ip)'", command: command)
-            }
-            identities.append(.ipAddress(bytes))
-        }
-        for email in emails {
-            guard email.contains("@") else {
-                throw .usage("--email must be an address such as user@example.com, not '\(email)'", command: command)
-            }
-            identities.append(.email(email))
-        }
-        let chosen = arguments.value("policy") ?? (emails.isEmpty ? (identities.isEmpty ? "basic" : "ssl-server") : "email")
-        switch chosen {
-        case "basic":
-            if !identities.isEmpty {
-                throw .usage("--host, --ip and --email need --policy ssl-server or ssl-client (or --email alone)", command: command)
-            }
-            if let profile, profile != .rfc5280 {
-                throw .usage("--policy basic always uses --profile rfc5280, not \(profile.rawValue)", command: command)
-            }
-            return .basicX509
-        case "email":
-            guard emails.count == 1, hosts.isEmpty, ips.isEmpty else {
-                throw .usage("the email policy checks one --email; to accept any of several identities use --policy ssl-client", command: command)
-            }
-            return .email(address: emails[0], profile: profile ?? .apple)
-        case "ssl-server":
-            if !emails.isEmpty {
-                throw .usage("--email cannot be checked under --policy ssl-server (use ssl-client or the email policy)", command: command)
-            }
-            if identities.count > 1 {
-                throw .usage("--policy ssl-server checks one --host or --ip; several identities are for ssl-client", command: command)
-            }
-            return .ssl(server: true, name: peerName(identities.first), profile: profile ?? .apple)
-        case "ssl-client":
-            if identities.count <= 1, emails.isEmpty {
-                return .ssl(server: false, name: peerName(identities.first), profile: profile ?? .apple)
-            }
-            return .sslClient(identities: identities, profile: profile ?? .apple)
-        case let other:
-            throw .usage("--policy must be basic, ssl-server or ssl-client, not '\(other)'", command: command)
+        let options = PolicyOptions(
+            policy: arguments.value("policy"), profile: arguments.value("profile"), hosts: arguments.all("host"),
+            ips: arguments.all("ip"), emails: arguments.all("email"))
+        do {
+            return try options.trustPolicy()
+        } catch {
+            throw .usage(usageMessage(error), command: EvaluateCommand.name)
         }
     }
 
-    private static func peerName(_ identity: GeneralName?) -> PeerName? {
-        switch identity {
-        case .dnsName(let name)?: .dns(name)
-        case .ipAddress(let bytes)?: .ip(bytes)
-        default: nil
+    /// The usage error for a policy problem, naming the options involved.
+    static func usageMessage(_ problem: PolicyOptions.Problem) -> String {
+        switch problem {
+        case .unknownProfile(let text): "--profile must be \(profileNames.joined(separator: ", ")), not '\(text)'"
+        case .emptyHost: "--host needs a name"
+        case .notAnIPAddress(let text): "--ip must be an IPv4 or IPv6 address, not '\(text)'"
+        case .notAnEmailAddress(let text): "--email must be an address such as user@example.com, not '\(text)'"
+        case .identitiesUnderBasic: "--host, --ip and --email need --policy ssl-server or ssl-client (or --email alone)"
+        case .profileUnderBasic(let profile): "--policy basic always uses --profile rfc5280, not \(profile.rawValue)"
+        case .emailPolicyNeedsOneEmail:
+            "the email policy checks one --email; to accept any of several identities use --policy ssl-client"
+        case .emailUnderSSLServer:
+            "--email cannot be checked under --policy ssl-server (use ssl-client or the email policy)"
+        case .severalIdentitiesUnderSSLServer:
+            "--policy ssl-server checks one --host or --ip; several identities are for ssl-client"
+        case .unknownPolicy(let text): "--policy must be basic, ssl-server or ssl-client, not '\(text)'"
         }
     }
 

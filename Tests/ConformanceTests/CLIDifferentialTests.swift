@@ -42,7 +42,8 @@ import Testing
             let dates = [middle, certificate.notAfter.addingTimeInterval(1)]
             for (anchorFile, anchor) in [(leaf, certificate), (other, next)] {
                 for date in dates {
-                    for (policyName, policy) in [("basic", TrustPolicy.basicX509), ("ssl-server", .sslServer(host: nil))] {
+                    for policyName in [PolicyName.basic.rawValue, PolicyName.sslServer.rawValue] {
+                        let policy = try PolicyOptions(policy: policyName).trustPolicy()
                         let at = ISO8601DateFormatter().string(from: date)
                         let out = MemorySink()
                         let err = MemorySink()

@@ -43,51 +43,43 @@ public struct ConformanceScenario: Decodable, Sendable {
 
     /// True when the scenario checks a client certificate against several identities (or an email address).
     var usesClientIdentities: Bool {
-        policy == "ssl-client" && (email != nil || (host != nil && ip != nil))
+        policy == PolicyName.sslClient.rawValue && (email != nil || (host != nil && ip != nil))
     }
 
-    /// True when the scenario evaluates under the basic policy (which always uses the rfc5280 profile).
-    var isBasic: Bool { email == nil && policy != "ssl-server" && policy != "ssl-client" }
+    /// The scenario's policy as the option strings `certkit evaluate` takes. The policy name is left out when an
+    /// email address alone chooses the email policy, the profile under the basic policy unless it is rfc5280.
+    package var policyOptions: PolicyOptions {
+        let isBasic = email == nil && policy != PolicyName.sslServer.rawValue && policy != PolicyName.sslClient.rawValue
+        return PolicyOptions(
+            policy: email == nil || usesClientIdentities ? policy : nil,
+            profile: !isBasic || profile == TrustProfile.rfc5280.rawValue ? profile : nil,
+            hosts: host.map { [$0] } ?? [], ips: ip.map { [$0] } ?? [], emails: email.map { [$0] } ?? [])
+    }
 
     /// The `certkit evaluate --json` command line for this scenario.
     public var commandLine: [String] {
         let base = Fixtures.scenariosDirectory.path + "/"
+        let policyOptions = self.policyOptions
         var arguments = ["evaluate", "--json", "--at", verifyDate]
-        if !isBasic || profile == "rfc5280" { arguments += ["--profile", profile] }
+        if let profile = policyOptions.profile { arguments += ["--profile", profile] }
         for (option, files) in [("--anchors", anchors), ("--intermediates", intermediates), ("--crl", crls),
                                 ("--always-trust", alwaysTrust), ("--distrust", distrust)] {
             for file in files { arguments += [option, base + file] }
         }
         for pin in pins { arguments += ["--pin", pin] }
         if let exceptions { arguments += ["--exceptions", base + exceptions] }
-        if let host { arguments += ["--host", host] }
-        if let ip { arguments += ["--ip", ip] }
-        if let email { arguments += ["--email", email] }
-        if email == nil || usesClientIdentities { arguments += ["--policy", policy] }
+        for host in policyOptions.hosts { arguments += ["--host", host] }
+        for ip in policyOptions.ips { arguments += ["--ip", ip] }
+        for email in policyOptions.emails { arguments += ["--email", email] }
+        if let policy = policyOptions.policy { arguments += ["--policy", policy] }
         if let maxDepth { arguments += ["--max-depth", String(maxDepth)] }
         return arguments + [base + chain]
     }
 
-    /// Builds the evaluation the scenario describes.
+    /// Builds the evaluation the scenario describes, its policy read from ``policyOptions`` as the command line
+    /// reads them.
     public func makeEvaluation() throws -> TrustEvaluation {
-        let profile = TrustProfile(rawValue: self.profile) ?? .apple
-        let name: PeerName? = host.map { PeerName.parse($0) } ?? ip.map { PeerName.parse($0) }
-        let trustPolicy: TrustPolicy
-        switch policy {
-        case "ssl-server": trustPolicy = .ssl(server: true, name: name, profile: profile)
-        case "ssl-client" where usesClientIdentities:
-            var identities: [GeneralName] = []
-            switch host.map({ PeerName.parse($0) }) {
-            case .dns(let name)?: identities.append(.dnsName(name))
-            case .ip(let bytes)?: identities.append(.ipAddress(bytes))
-            case nil: break
-            }
-            if case .ip(let bytes)? = ip.map({ PeerName.parse($0) }) { identities.append(.ipAddress(bytes)) }
-            if let email { identities.append(.email(email)) }
-            trustPolicy = .sslClient(identities: identities, profile: profile)
-        case "ssl-client": trustPolicy = .ssl(server: false, name: name, profile: profile)
-        default: trustPolicy = email.map { .email(address: $0, profile: profile) } ?? .basicX509
-        }
+        let trustPolicy = try policyOptions.trustPolicy()
         let exceptionsValue = try exceptions.map { try TrustExceptions(jsonData: Fixtures.data($0)) }
         return TrustEvaluation(
             certificates: try Fixtures.certificates(chain),

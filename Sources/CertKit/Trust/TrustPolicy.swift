@@ -49,13 +49,15 @@ public enum TrustPolicy: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The policy's name: `basic`, `ssl-server`, `ssl-client` or `email`.
     public var description: String {
-        switch self {
-        case .basicX509: "basic"
-        case .ssl(let server, _, _): server ? "ssl-server" : "ssl-client"
-        case .sslClient: "ssl-client"
-        case .email: "email"
+        let name: PolicyName = switch self {
+        case .basicX509: .basic
+        case .ssl(let server, _, _): server ? .sslServer : .sslClient
+        case .sslClient: .sslClient
+        case .email: .email
         }
+        return name.rawValue
     }
 }
 
