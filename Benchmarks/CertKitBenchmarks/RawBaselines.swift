@@ -3,6 +3,9 @@ import CertKit
 import Foundation
 
 /// An OpenSSL `X509_STORE` holding anchors, for the raw baseline; freed in `deinit`.
+///
+/// `@unchecked Sendable` is safe: the handle is set once in `init`, only read by the verifications (which the
+/// C baseline performs without modifying it, as certkit's own prepared stores rely on) and freed in `deinit`.
 final class RawOpenSSLStore: @unchecked Sendable {
     let handle: OpaquePointer
     init(anchors: [Certificate]) {
@@ -12,6 +15,9 @@ final class RawOpenSSLStore: @unchecked Sendable {
 }
 
 /// Pre-parsed OpenSSL certificates (target + untrusted pool); freed in `deinit`.
+///
+/// `@unchecked Sendable` is safe: the handle is set once in `init`, only read by the verifications (which the
+/// C baseline performs without modifying it, as certkit's own prepared stores rely on) and freed in `deinit`.
 final class RawOpenSSLChain: @unchecked Sendable {
     let handle: OpaquePointer
     init(_ certificates: [Certificate]) {
@@ -21,6 +27,9 @@ final class RawOpenSSLChain: @unchecked Sendable {
 }
 
 /// A GnuTLS trust list holding anchors; freed in `deinit`.
+///
+/// `@unchecked Sendable` is safe: the handle is set once in `init`, only read by the verifications (which the
+/// C baseline performs without modifying it, as certkit's own prepared stores rely on) and freed in `deinit`.
 final class RawGnuTLSList: @unchecked Sendable {
     let handle: OpaquePointer
     init(anchors: [Certificate]) {
@@ -30,6 +39,9 @@ final class RawGnuTLSList: @unchecked Sendable {
 }
 
 /// Pre-parsed GnuTLS certificates; freed in `deinit`.
+///
+/// `@unchecked Sendable` is safe: the handle is set once in `init`, only read by the verifications (which the
+/// C baseline performs without modifying it, as certkit's own prepared stores rely on) and freed in `deinit`.
 final class RawGnuTLSChain: @unchecked Sendable {
     let handle: OpaquePointer
     init(_ certificates: [Certificate]) {
@@ -40,6 +52,9 @@ final class RawGnuTLSChain: @unchecked Sendable {
 
 /// The raw-library verifications of one workload, prepared once. Each closure verifies once and returns true when
 /// the library trusted the chain.
+///
+/// `@unchecked Sendable` is safe: the closures capture only the `Sendable` handle holders above and immutable
+/// C strings and DER lists, which the verifications read and never modify.
 struct RawVerifier: @unchecked Sendable {
     let prepared: () -> Int32
     let fromDER: () -> Int32

@@ -3,7 +3,12 @@ internal import CGnuTLS
 internal import CGnuTLSShims
 
 /// Owns one `gnutls_x509_crt_t`, imported from DER, freed once in `deinit`.
-final class GnuTLSCertificate {
+///
+/// `@unchecked Sendable` is safe: `handle` is set once in `init` and freed only in `deinit`, after the last user
+/// (the backend's handle cache shares one certificate across threads). After import the backend only reads it
+/// (field getters, `gnutls_x509_trust_list_verify_crt2` over a list of them), which GnuTLS does without
+/// modifying the certificate.
+final class GnuTLSCertificate: @unchecked Sendable {
     /// The handle; never leaves the module.
     let handle: gnutls_x509_crt_t
 

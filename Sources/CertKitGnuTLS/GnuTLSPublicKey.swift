@@ -2,7 +2,11 @@ import CertKit
 internal import CGnuTLS
 
 /// Owns one `gnutls_pubkey_t`, imported from a DER SubjectPublicKeyInfo, freed once in `deinit`.
-final class GnuTLSPublicKey {
+///
+/// `@unchecked Sendable` is safe: `handle` is set once in `init` and freed only in `deinit`, after the last user
+/// (the backend's key cache shares one key across threads). The backend only verifies with it
+/// (`gnutls_pubkey_verify_data2`), which reads the key and keeps no per-call state in it.
+final class GnuTLSPublicKey: @unchecked Sendable {
     /// The handle; never leaves the module.
     let handle: gnutls_pubkey_t
 

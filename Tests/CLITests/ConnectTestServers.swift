@@ -52,6 +52,9 @@ struct TestServerError: Error, CustomStringConvertible {
 }
 
 /// A listening TCP socket on 127.0.0.1 owned by the test; closed in `deinit`.
+///
+/// `@unchecked Sendable` is safe: both properties are constants set in `init`, and the descriptor is closed only
+/// in `deinit`, after the last thread that accepts on it has let go of the listener.
 final class LoopbackListener: @unchecked Sendable {
     /// The listening descriptor.
     let descriptor: Int32

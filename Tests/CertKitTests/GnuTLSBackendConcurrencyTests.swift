@@ -1,4 +1,4 @@
-import CertKit
+@testable import CertKit
 @testable import CertKitGnuTLS
 import Dispatch
 import Foundation
@@ -19,7 +19,7 @@ import Testing
     ]
 
     @Test func threadsSeeTheirOwnVerificationTime() {
-        let seen = LockedValue<[Int: Int]>([:])
+        let seen = CacheLock<[Int: Int]>([:])
         DispatchQueue.concurrentPerform(iterations: 8) { index in
             let date = Date(timeIntervalSince1970: Double(1_000_000_000 + index * 1_000))
             for _ in 0..<200 {
@@ -50,7 +50,7 @@ import Testing
         let serial = try jobs.map { try backend.verify($0.0, anchors: $0.1, at: $0.2, crls: []).checks }
         #expect(Set(serial.map { $0.description }).count >= 3, "the dates must give different answers")
 
-        let mismatches = LockedValue<[String]>([])
+        let mismatches = CacheLock<[String]>([])
         let sharedJobs = jobs
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for round in 0..<12 {
@@ -65,20 +65,5 @@ import Testing
             }
         }
         #expect(mismatches.withLock { $0 }.isEmpty)
-    }
-}
-
-/// A value behind a pthread mutex (NSLock), which ThreadSanitizer sees; `Synchronization.Mutex` is a raw futex on
-/// Linux that TSan cannot see, so it would report false races here.
-private final class LockedValue<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<R>(_ body: (inout Value) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }

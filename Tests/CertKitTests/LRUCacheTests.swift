@@ -50,7 +50,7 @@ struct LRUCacheTests {
     }
 
     @Test func handleCacheCountsAndBounds() throws {
-        final class Handle {
+        final class Handle: Sendable {
             let der: [UInt8]
             init(_ der: [UInt8]) { self.der = der }
         }

@@ -1,4 +1,4 @@
-import CertKit
+@testable import CertKit
 import CertKitOpenSSL
 import Foundation
 import Testing
@@ -19,31 +19,16 @@ struct OpenSSLBackendConcurrencyTests {
         let serial = try jobs.map { try backend.verify($0.0, anchors: store, at: $0.1, crls: []) }
 
         let rounds = 8
-        let results = ConcurrentResults(count: jobs.count * rounds)
+        let results = CacheLock<[Result<PathFindings, BackendError>?]>(Array(repeating: nil, count: jobs.count * rounds))
         DispatchQueue.concurrentPerform(iterations: jobs.count * rounds) { iteration in
             let (path, date) = jobs[iteration % jobs.count]
-            results.set(iteration, Result { () throws(BackendError) in
-                try backend.verify(path, anchors: store, at: date, crls: [])
-            })
+            let result = Result { () throws(BackendError) in try backend.verify(path, anchors: store, at: date, crls: []) }
+            results.withLock { $0[iteration] = result }
         }
-        for (iteration, result) in results.all.enumerated() {
+        for (iteration, result) in results.withLock({ $0 }).enumerated() {
             #expect(try result?.get() == serial[iteration % jobs.count])
         }
         #expect(serial.contains { $0.checks.allSatisfy(\.isEmpty) })
         #expect(serial.contains { !$0.checks.allSatisfy(\.isEmpty) })
     }
-}
-
-/// Results written by concurrent iterations, one slot each, behind a lock.
-private final class ConcurrentResults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [Result<PathFindings, BackendError>?]
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ result: Result<PathFindings, BackendError>) {
-        lock.withLock { slots[index] = result }
-    }
-
-    var all: [Result<PathFindings, BackendError>?] { lock.withLock { slots } }
 }

@@ -31,21 +31,18 @@ final class AnchorContext: Sendable {
     }
 }
 
-/// Anchor contexts keyed by the evaluation's anchor inputs. Lookups compare the input arrays, which is O(1)
-/// when callers pass the same arrays again (the common case: one anchor set for the life of an app).
+/// Anchor contexts keyed by the evaluation's anchor inputs. A lookup hashes the inputs (one integer per
+/// certificate: a certificate's hash of its whole DER is computed once and kept) and compares them with the
+/// stored key, which is O(1) when callers pass the same arrays again (`Array ==` first compares the storage) —
+/// the common case: one anchor set for the life of an app.
 final class AnchorContextCache: Sendable {
-    private struct Key: Equatable {
+    private struct Key: Hashable {
         let anchors: [Certificate]
         let alwaysTrust: [Certificate]
         let includeSystem: Bool
     }
 
-    private struct Entry {
-        let key: Key
-        let context: AnchorContext
-    }
-
-    private let entries = CacheLock<[Int: [Entry]]>([:])
+    private let entries = CacheLock<[Key: AnchorContext]>([:])
     private let capacity: Int
 
     init(capacity: Int = 32) { self.capacity = max(1, capacity) }
@@ -55,52 +52,13 @@ final class AnchorContextCache: Sendable {
         anchors: [Certificate], alwaysTrust: [Certificate], includeSystem: Bool, backend: any TrustBackend
     ) throws(BackendError) -> AnchorContext {
         let key = Key(anchors: anchors, alwaysTrust: alwaysTrust, includeSystem: includeSystem)
-        // Fast path: the same arrays as a recent call (same storage; the cache holds them, so the address
-        // cannot belong to another array). `==` then confirms in O(1) through the storage identity.
-        let address = Self.storageAddress(anchors)
-        if let hit = recent.withLock({ list in
-            list.first(where: { $0.address == address && $0.entry.key == key })?.entry.context
-        }) {
-            return hit
-        }
-        let hash = Self.cheapHash(key)
-        if let hit = entries.withLock({ $0[hash]?.first(where: { $0.key == key }) }) {
-            remember(hit, address: address)
-            return hit.context
-        }
+        if let hit = entries.withLock({ $0[key] }) { return hit }
         let context = try AnchorContext(
             anchors: anchors, alwaysTrust: alwaysTrust, includeSystem: includeSystem, backend: backend)
-        let entry = Entry(key: key, context: context)
         entries.withLock { table in
-            if table.values.reduce(0, { $0 + $1.count }) >= capacity { table.removeAll() }
-            table[hash, default: []].append(entry)
+            if table.count >= capacity { table.removeAll() }
+            table[key] = context
         }
-        remember(entry, address: address)
         return context
-    }
-
-    /// The most recently used entries, looked up by the anchors array's storage address.
-    private let recent = CacheLock<[(address: UInt, entry: Entry)]>([])
-
-    private func remember(_ entry: Entry, address: UInt) {
-        recent.withLock { list in
-            list.removeAll { $0.address == address }
-            list.insert((address, entry), at: 0)
-            if list.count > 4 { list.removeLast() }
-        }
-    }
-
-    private static func storageAddress(_ array: [Certificate]) -> UInt {
-        array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-    }
-
-    /// A hash over the counts and each certificate's own cheap hash (its length and last bytes).
-    private static func cheapHash(_ key: Key) -> Int {
-        var hasher = Hasher()
-        hasher.combine(key.includeSystem)
-        hasher.combine(key.anchors.count)
-        for anchor in key.anchors { hasher.combine(anchor) }
-        hasher.combine(key.alwaysTrust)
-        return hasher.finalize()
     }
 }

@@ -7,9 +7,10 @@
 ///
 /// Backends use it so that intermediates and anchors seen again are not re-imported by the library on every
 /// verification. Least recently used handles are evicted first; a capacity of 0 disables the cache (every
-/// lookup parses). Handles come back shared: the backend must only read them (the libraries' certificate
-/// objects are safe to read from several threads, as prepared anchor stores already rely on).
-package final class CertificateHandleCache<Handle: AnyObject>: Sendable {
+/// lookup parses). Handles come back shared across threads, so a handle type must be `Sendable`: each backend's
+/// handle class states why (the libraries' parsed certificate and key objects are safe to read from several
+/// threads, and the backend only reads them).
+package final class CertificateHandleCache<Handle: AnyObject & Sendable>: Sendable {
     private struct State {
         var table: LRUCache<DERKey, Handle>
         var hits = 0

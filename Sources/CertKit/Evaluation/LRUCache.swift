@@ -3,7 +3,7 @@
 /// Entries live in one array linked into a recency list by index, so lookups, updates and evictions are O(1)
 /// and allocation-free once the cache is full.
 struct LRUCache<Key: Hashable, Value> {
-    private struct Node {
+    fileprivate struct Node {
         var key: Key
         var value: Value
         var newer: Int
@@ -84,3 +84,8 @@ struct LRUCache<Key: Hashable, Value> {
         if oldest < 0 { oldest = slot }
     }
 }
+
+/// A value type: `Sendable` when its keys and values are.
+extension LRUCache: Sendable where Key: Sendable, Value: Sendable {}
+
+extension LRUCache.Node: Sendable where Key: Sendable, Value: Sendable {}

@@ -11,7 +11,9 @@ public final class SerialTrustEvaluator: Sendable {
     /// The evaluator every call is funnelled into.
     public let evaluator: TrustEvaluator
     private let queue: DispatchQueue
-    private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    /// Set on this evaluator's queue only: the key object is this evaluator's own, so finding it set means the
+    /// caller runs on this evaluator's queue.
+    private let queueKey = DispatchSpecificKey<Void>()
     /// Synchronous callers currently inside ``evaluate(_:)-(TrustEvaluation)``.
     private let pending = Atomic<Int>(0)
 
@@ -24,11 +26,11 @@ public final class SerialTrustEvaluator: Sendable {
     public init(evaluator: TrustEvaluator, label: String = "certkit.trust.serial") {
         self.evaluator = evaluator
         self.queue = DispatchQueue(label: label)
-        queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+        queue.setSpecific(key: queueKey, value: ())
     }
 
     /// True when the caller is already running on this evaluator's queue.
-    private var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) }
+    private var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) != nil }
 
     /// Evaluates synchronously on the private queue and returns the report.
     ///
@@ -72,6 +74,9 @@ public final class SerialTrustEvaluator: Sendable {
 
 /// A one-shot hand-over of a report from the queue to a waiting caller. Built on a pthread condition
 /// (`NSCondition`) so ThreadSanitizer sees the hand-over.
+///
+/// `@unchecked Sendable` is safe: `report` is read and written only while `condition` is locked, and
+/// `TrustReport` is `Sendable`.
 private final class ReportSlot: @unchecked Sendable {
     private let condition = NSCondition()
     private var report: TrustReport?

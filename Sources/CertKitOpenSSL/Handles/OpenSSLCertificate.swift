@@ -3,8 +3,13 @@ internal import COpenSSL
 
 /// Owns one `X509` parsed by OpenSSL from DER; frees it exactly once in `deinit`.
 ///
-/// This is the only place certificates enter OpenSSL, so a parsed-handle cache can be added here later.
-final class OpenSSLCertificate {
+/// This is the only place certificates enter OpenSSL.
+///
+/// `@unchecked Sendable` is safe: `handle` is set once in `init` and freed only in `deinit`, after the last user
+/// (the backend's handle cache and the prepared anchor stores share one handle across threads). Nothing here or in
+/// the backend modifies the `X509` after parsing; OpenSSL reads it concurrently (verification, field reads) and
+/// guards the extension data it caches lazily with the object's own lock.
+final class OpenSSLCertificate: @unchecked Sendable {
     /// The `X509 *`; valid for the lifetime of this object.
     let handle: OpaquePointer
 

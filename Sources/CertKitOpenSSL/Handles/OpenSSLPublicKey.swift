@@ -2,7 +2,12 @@ import CertKit
 internal import COpenSSL
 
 /// Owns one `EVP_PKEY` decoded from a DER SubjectPublicKeyInfo; frees it exactly once in `deinit`.
-final class OpenSSLPublicKey {
+///
+/// `@unchecked Sendable` is safe: `handle` is set once in `init` and freed only in `deinit`, after the last user
+/// (the backend's key cache shares one key across threads). The key is only used as the read-only input of a
+/// fresh `EVP_MD_CTX` per verification (`EVP_DigestVerifyInit`), which OpenSSL 3 supports from several threads
+/// at once; nothing modifies the key after decoding.
+final class OpenSSLPublicKey: @unchecked Sendable {
     /// The `EVP_PKEY *`; valid for the lifetime of this object.
     let handle: OpaquePointer
 
