@@ -4,14 +4,10 @@ STACK_OF(X509) *certkit_sk_X509_new_null(void) { return sk_X509_new_null(); }
 int certkit_sk_X509_push(STACK_OF(X509) *stack, X509 *certificate) { return sk_X509_push(stack, certificate); }
 int certkit_sk_X509_num(const STACK_OF(X509) *stack) { return sk_X509_num(stack); }
 X509 *certkit_sk_X509_value(const STACK_OF(X509) *stack, int index) { return sk_X509_value(stack, index); }
-void certkit_sk_X509_free(STACK_OF(X509) *stack) { sk_X509_free(stack); }
 void certkit_sk_X509_pop_free(STACK_OF(X509) *stack) { sk_X509_pop_free(stack, X509_free); }
-void certkit_OPENSSL_free(void *pointer) { OPENSSL_free(pointer); }
-long certkit_BIO_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
 
 STACK_OF(X509_CRL) *certkit_sk_X509_CRL_new_null(void) { return sk_X509_CRL_new_null(); }
 int certkit_sk_X509_CRL_push(STACK_OF(X509_CRL) *stack, X509_CRL *crl) { return sk_X509_CRL_push(stack, crl); }
-int certkit_sk_X509_CRL_num(const STACK_OF(X509_CRL) *stack) { return sk_X509_CRL_num(stack); }
 void certkit_sk_X509_CRL_pop_free(STACK_OF(X509_CRL) *stack) { sk_X509_CRL_pop_free(stack, X509_CRL_free); }
 int certkit_X509_STORE_CTX_get_ex_new_index(void) {
     return X509_STORE_CTX_get_ex_new_index(0, NULL, NULL, NULL, NULL);

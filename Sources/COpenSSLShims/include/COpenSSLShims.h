@@ -1,22 +1,16 @@
 #ifndef CERTKIT_COPENSSL_SHIMS_H
 #define CERTKIT_COPENSSL_SHIMS_H
 // Functions for OpenSSL macros that Swift cannot import. Nothing else belongs here.
-#include <openssl/bio.h>
-#include <openssl/crypto.h>
 #include <openssl/x509.h>
 
 STACK_OF(X509) *certkit_sk_X509_new_null(void);
 int certkit_sk_X509_push(STACK_OF(X509) *stack, X509 *certificate);
 int certkit_sk_X509_num(const STACK_OF(X509) *stack);
 X509 *certkit_sk_X509_value(const STACK_OF(X509) *stack, int index);
-void certkit_sk_X509_free(STACK_OF(X509) *stack);
 void certkit_sk_X509_pop_free(STACK_OF(X509) *stack);
-void certkit_OPENSSL_free(void *pointer);
-long certkit_BIO_get_mem_data(BIO *bio, char **data);
 
 STACK_OF(X509_CRL) *certkit_sk_X509_CRL_new_null(void);
 int certkit_sk_X509_CRL_push(STACK_OF(X509_CRL) *stack, X509_CRL *crl);
-int certkit_sk_X509_CRL_num(const STACK_OF(X509_CRL) *stack);
 void certkit_sk_X509_CRL_pop_free(STACK_OF(X509_CRL) *stack);
 int certkit_X509_STORE_CTX_get_ex_new_index(void);
 

@@ -27,9 +27,6 @@ package final class CertificateHandleCache<Handle: AnyObject & Sendable>: Sendab
         self.state = CacheLock(State(table: LRUCache(capacity: max(0, capacity))))
     }
 
-    /// True when the cache keeps handles.
-    public var isEnabled: Bool { capacity > 0 }
-
     /// The cached handle for `der`, or the one `make` parses (then cached). `make` runs outside the lock.
     public func handle<E: Error>(for der: [UInt8], make: ([UInt8]) throws(E) -> Handle) throws(E) -> Handle {
         guard capacity > 0 else { return try make(der) }
@@ -49,11 +46,6 @@ package final class CertificateHandleCache<Handle: AnyObject & Sendable>: Sendab
     /// Lookups answered from the cache, lookups that parsed, and handles held.
     public var statistics: (hits: Int, misses: Int, entries: Int) {
         state.withLock { ($0.hits, $0.misses, $0.table.count) }
-    }
-
-    /// Drops every handle (handles in use stay alive until their users release them).
-    public func removeAll() {
-        state.withLock { $0.table.removeAll() }
     }
 }
 

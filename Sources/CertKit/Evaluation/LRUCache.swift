@@ -54,14 +54,6 @@ struct LRUCache<Key: Hashable, Value> {
         linkAsNewest(slot)
     }
 
-    /// Removes every entry.
-    mutating func removeAll() {
-        slots.removeAll(keepingCapacity: true)
-        nodes.removeAll(keepingCapacity: true)
-        newest = -1
-        oldest = -1
-    }
-
     private mutating func touch(_ slot: Int) {
         guard slot != newest else { return }
         unlink(slot)

@@ -50,11 +50,6 @@ final class ResultCache: Sendable {
         }
     }
 
-    /// Forgets every report (the counters are kept).
-    func removeAll() {
-        state.withLock { $0.table.removeAll() }
-    }
-
     /// Hits, misses and the number of inputs held.
     var statistics: (hits: Int, misses: Int, entries: Int) {
         state.withLock { ($0.hits, $0.misses, $0.table.count) }

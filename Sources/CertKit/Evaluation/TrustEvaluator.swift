@@ -33,11 +33,6 @@ public final class TrustEvaluator: Sendable {
             resultHits: statistics.hits, resultMisses: statistics.misses, resultEntries: statistics.entries)
     }
 
-    /// Empties the result cache (prepared anchor stores are kept).
-    public func removeCachedResults() {
-        resultCache?.removeAll()
-    }
-
     /// Evaluates `evaluation` and returns its report. Never throws: backend failures become `otherError`.
     /// With the result cache on, a repeated evaluation within the same validity window returns the earlier
     /// report (with this call's verify date).

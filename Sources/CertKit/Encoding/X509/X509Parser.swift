@@ -69,11 +69,6 @@ enum X509Parser {
             tbsSignatureAlgorithmMatches: innerAlgorithm.encoded == outerAlgorithm.encoded && signature.unusedBits == 0)
     }
 
-    /// Parses a CRL (RFC 5280 §5.1).
-    static func parseCRL(_ der: [UInt8], limits: Limits) throws(CertificateDecodingError) -> CertificateRevocationList {
-        try CRLParser.parse(der, limits: limits)
-    }
-
     static func invalid(_ message: String) -> CertificateDecodingError {
         CertificateDecodingError(.invalidCertificate, message)
     }
