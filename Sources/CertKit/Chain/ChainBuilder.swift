@@ -130,7 +130,7 @@ struct IssuerIndex: Sendable {
     /// The last entry (index into `all`) of each subject name; `previousWithSubject[i]` is the entry before `all[i]`
     /// with the same subject, or -1. One dictionary slot per distinct name and no array per name: indexing a pool
     /// of 100,000 certificates costs one hash and no allocation per certificate.
-    private var lastWithSubject: [NameKey: Int] = [:]
+    private var lastWithSubject: [EncodingKey: Int] = [:]
     private var previousWithSubject: [Int] = []
     private var byFoldedSubject: [FoldedNameKey: [Entry]]?
     private var all: [Entry] = []
@@ -151,7 +151,7 @@ struct IssuerIndex: Sendable {
         }
         for (order, certificate) in certificates.enumerated() where unique || seen.insert(certificate).inserted {
             if indexed {
-                previousWithSubject.append(lastWithSubject.updateValue(all.count, forKey: NameKey(certificate.subject)) ?? -1)
+                previousWithSubject.append(lastWithSubject.updateValue(all.count, forKey: EncodingKey(certificate.subject.derEncoded)) ?? -1)
             }
             all.append(Entry(certificate: certificate, order: order))
         }
@@ -162,7 +162,7 @@ struct IssuerIndex: Sendable {
     func exactSubject(_ name: DistinguishedName) -> [Entry] {
         guard all.count > Self.linearSearchLimit else { return all.filter { $0.certificate.hasSubject(exactly: name) } }
         var entries: [Entry] = []
-        var index = lastWithSubject[NameKey(name)] ?? -1
+        var index = lastWithSubject[EncodingKey(name.derEncoded)] ?? -1
         while index >= 0 {
             entries.append(all[index])
             index = previousWithSubject[index]
@@ -204,16 +204,5 @@ struct IssuerIndex: Sendable {
         return ranked.sorted { lhs, rhs in
             (lhs.1, lhs.2, lhs.0.order) < (rhs.1, rhs.2, rhs.0.order)
         }.map(\.0.certificate)
-    }
-}
-
-/// A name's DER as a dictionary key, hashed in one pass over its bytes (an `[UInt8]` key hashes byte by byte).
-struct NameKey: Hashable, Sendable {
-    let der: [UInt8]
-
-    init(_ name: DistinguishedName) { der = name.derEncoded }
-
-    func hash(into hasher: inout Hasher) {
-        der.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }

@@ -33,9 +33,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         var hashOfDER: Int {
             let stored = derHash.load(ordering: .relaxed)
             if stored != 0 { return stored }
-            var hasher = Hasher()
-            derEncoded.withUnsafeBytes { hasher.combine(bytes: $0) }
-            let computed = hasher.finalize()
+            let computed = Hasher.hash(encoding: derEncoded)
             let value = computed == 0 ? 1 : computed
             derHash.store(value, ordering: .relaxed)
             return value
@@ -121,9 +119,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Hashes the whole DER, once per certificate (the value is kept in the shared storage; later calls combine
-    /// one integer). Hashing only some bytes (once the length and the last 16) let crafted inputs that share
-    /// those bytes turn every set of certificates quadratic. The seed is the process's random `Hasher` seed, so
-    /// collisions cannot be computed in advance.
+    /// one integer), as every encoding is hashed: all of its bytes, with the process's random seed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(storage.hashOfDER)
     }

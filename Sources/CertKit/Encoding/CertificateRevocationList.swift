@@ -61,5 +61,5 @@ public struct CertificateRevocationList: Sendable, Hashable {
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.derEncoded == rhs.derEncoded }
-    public func hash(into hasher: inout Hasher) { derEncoded.withUnsafeBytes { hasher.combine(bytes: $0) } }
+    public func hash(into hasher: inout Hasher) { hasher.combine(encoding: derEncoded) }
 }

@@ -29,7 +29,7 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     }
 
     public static func == (lhs: DistinguishedName, rhs: DistinguishedName) -> Bool { lhs.derEncoded == rhs.derEncoded }
-    public func hash(into hasher: inout Hasher) { derEncoded.withUnsafeBytes { hasher.combine(bytes: $0) } }
+    public func hash(into hasher: inout Hasher) { hasher.combine(encoding: derEncoded) }
 
     /// The RFC 4514 string: most specific RDN first, e.g. `CN=leaf.example,O=Example`.
     public var description: String { NameFormatting.rfc4514(self) }

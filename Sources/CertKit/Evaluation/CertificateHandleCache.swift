@@ -1,9 +1,9 @@
 
 /// A bounded, thread-safe cache of a backend's parsed certificate handles, keyed by the certificate's DER.
 ///
-/// The key hashes the DER's length and last bytes (they lie in the signature, effectively random) and compares
-/// the whole DER for equality, so a lookup costs nanoseconds. (Keying by the SHA-256 of the DER, as first
-/// planned, cost more per lookup than the rest of the evaluation's bookkeeping: a digest per certificate per call.)
+/// The key is the DER itself (``EncodingKey``: every byte hashed in one pass, equality on the bytes). (Keying by
+/// the SHA-256 of the DER, as first planned, cost more per lookup than the rest of the evaluation's bookkeeping: a
+/// digest per certificate per call.)
 ///
 /// Backends use it so that intermediates and anchors seen again are not re-imported by the library on every
 /// verification. Least recently used handles are evicted first; a capacity of 0 disables the cache (every
@@ -12,7 +12,7 @@
 /// threads, and the backend only reads them).
 package final class CertificateHandleCache<Handle: AnyObject & Sendable>: Sendable {
     private struct State {
-        var table: LRUCache<DERKey, Handle>
+        var table: LRUCache<EncodingKey, Handle>
         var hits = 0
         var misses = 0
     }
@@ -30,7 +30,7 @@ package final class CertificateHandleCache<Handle: AnyObject & Sendable>: Sendab
     /// The cached handle for `der`, or the one `make` parses (then cached). `make` runs outside the lock.
     public func handle<E: Error>(for der: [UInt8], make: ([UInt8]) throws(E) -> Handle) throws(E) -> Handle {
         guard capacity > 0 else { return try make(der) }
-        let key = DERKey(der)
+        let key = EncodingKey(der)
         if let hit = state.withLock({ state -> Handle? in
             let found = state.table.value(for: key)
             if found == nil { state.misses += 1 } else { state.hits += 1 }
@@ -46,19 +46,5 @@ package final class CertificateHandleCache<Handle: AnyObject & Sendable>: Sendab
     /// Lookups answered from the cache, lookups that parsed, and handles held.
     public var statistics: (hits: Int, misses: Int, entries: Int) {
         state.withLock { ($0.hits, $0.misses, $0.table.count) }
-    }
-}
-
-/// A DER encoding as a dictionary key: cheap hash (length and last 16 bytes), exact equality.
-struct DERKey: Hashable, Sendable {
-    let der: [UInt8]
-
-    init(_ der: [UInt8]) { self.der = der }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(der.count)
-        der.withUnsafeBytes { bytes in
-            hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes[max(0, bytes.count - 16)...]))
-        }
     }
 }

@@ -58,6 +58,6 @@ struct OIDKey: Hashable, Sendable {
     static func == (lhs: OIDKey, rhs: OIDKey) -> Bool { lhs.bytes.elementsEqual(rhs.bytes) }
 
     func hash(into hasher: inout Hasher) {
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hasher.combine(encoding: bytes)
     }
 }
