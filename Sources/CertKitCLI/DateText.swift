@@ -1,19 +1,11 @@
 import Foundation
 
-/// ISO 8601 dates as certkit prints and reads them.
+/// ISO 8601 dates as `--at` reads them (certkit writes dates with the core's ``ISO8601Text``).
 enum DateText {
     private static var utcCalendar: Calendar {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar
-    }
-
-    /// `2030-06-01T00:00:00Z` (UTC, whole seconds).
-    static func iso8601(_ date: Date) -> String {
-        let parts = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02dZ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
-            parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
     }
 
     /// Parses `2030-06-01`, `2030-06-01T12:00`, `2030-06-01T12:00:00Z`, `2030-06-01T12:00:00.5+02:00`,

@@ -48,7 +48,7 @@ enum EvaluateJSONRenderer {
             "policy": .string(report.policy.description),
             "profile": .string(report.policy.profile.rawValue),
             "host": .optional(host(report.policy)),
-            "verifyDate": .string(DateText.iso8601(report.verifyDate)),
+            "verifyDate": .string(ISO8601Text.timestamp(report.verifyDate)),
             "pathsTried": .int(report.pathsTried),
             "chain": .array(report.chain.enumerated().map { index, certificate in
                 .object([
@@ -56,8 +56,8 @@ enum EvaluateJSONRenderer {
                     "subject": .string(certificate.subject.description),
                     "issuer": .string(certificate.issuer.description),
                     "sha256": .string(index < report.fingerprints.count ? Hex.encode(report.fingerprints[index]) : ""),
-                    "notBefore": .string(DateText.iso8601(certificate.notBefore)),
-                    "notAfter": .string(DateText.iso8601(certificate.notAfter)),
+                    "notBefore": .string(ISO8601Text.timestamp(certificate.notBefore)),
+                    "notAfter": .string(ISO8601Text.timestamp(certificate.notAfter)),
                     "failedChecks": .strings(
                         index < report.checks.count ? report.checks[index].sorted().map(\.name) : []),
                     "failedRules": .strings(report.failedRules(at: index).map(\.id)),

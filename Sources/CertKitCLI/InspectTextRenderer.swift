@@ -1,3 +1,5 @@
+import CertKit
+
 /// Renders ``CertificateSummary`` values as aligned text, one block per certificate.
 enum InspectTextRenderer {
     static func render(_ summaries: [CertificateSummary]) -> String {
@@ -9,8 +11,8 @@ enum InspectTextRenderer {
             ("Subject", summary.subject),
             ("Issuer", summary.issuer),
             ("Serial", summary.serial),
-            ("Not before", DateText.iso8601(summary.notBefore)),
-            ("Not after", DateText.iso8601(summary.notAfter)),
+            ("Not before", ISO8601Text.timestamp(summary.notBefore)),
+            ("Not after", ISO8601Text.timestamp(summary.notAfter)),
             ("Status", summary.status),
             ("Subject alt names", summary.subjectAltNames.isEmpty ? "(none)" : summary.subjectAltNames.joined(separator: ", ")),
             ("Public key", keyText(summary.publicKey)),

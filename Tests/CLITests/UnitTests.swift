@@ -8,11 +8,11 @@ struct UnitTests {
     @Test("ISO 8601 dates in the accepted forms")
     func dates() throws {
         let midnight = try #require(DateText.parse("2030-06-01"))
-        #expect(DateText.iso8601(midnight) == "2030-06-01T00:00:00Z")
+        #expect(ISO8601Text.timestamp(midnight) == "2030-06-01T00:00:00Z")
         #expect(DateText.parse("2030-06-01T00:00:00Z") == midnight)
         #expect(DateText.parse("2030-06-01T02:00:00+02:00") == midnight)
         #expect(DateText.parse("2030-05-31T19:00-0500") == midnight)
-        #expect(DateText.parse("2030-06-01T00:00:00.250Z").map(DateText.iso8601) == "2030-06-01T00:00:00Z")
+        #expect(DateText.parse("2030-06-01T00:00:00.250Z").map(ISO8601Text.timestamp) == "2030-06-01T00:00:00Z")
         for bad in ["", "2030", "2030-13-01", "2030-02-30", "2030-06-01T25:00:00Z", "2030-06-01Z", "tomorrow",
                     "2030-06-01T00:00:00+2"] {
             #expect(DateText.parse(bad) == nil, "\(bad)")

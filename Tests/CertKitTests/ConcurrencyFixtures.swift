@@ -32,10 +32,10 @@ enum ConcurrencyFixtures {
     /// The CRL of `relativePath` (one PEM block).
     static func crl(_ relativePath: String) throws -> CertificateRevocationList {
         let data = try Data(contentsOf: directory.appendingPathComponent(relativePath))
-        guard let block = try PEM.decode([UInt8](data)).first else {
-            throw FixtureError(description: "no PEM block in \(relativePath)")
+        guard let crl = try CertificateRevocationList.decodeAll([UInt8](data)).first else {
+            throw FixtureError(description: "no CRL in \(relativePath)")
         }
-        return try CertificateRevocationList(derEncoded: block.bytes)
+        return crl
     }
 
     /// Every backend of the registry, by name.

@@ -112,15 +112,11 @@ public enum Fixtures {
     }
 
     public static func crls(_ relative: String) throws -> [CertificateRevocationList] {
-        let bytes = [UInt8](try data(relative))
-        let blocks = try PEM.decode(bytes)
-        if blocks.isEmpty { return [try CertificateRevocationList(derEncoded: bytes)] }
-        return try blocks.filter { $0.label == "X509 CRL" }.map { try CertificateRevocationList(derEncoded: $0.bytes) }
+        try CertificateRevocationList.decodeAll([UInt8](try data(relative)))
     }
 
     public static func date(_ text: String) throws -> Date {
-        guard let date = ISO8601DateFormatter().date(from: text) else { throw CocoaError(.formatting) }
-        return date
+        try Date(text, strategy: .iso8601)
     }
 
     /// Directory of additional scenario sets: `Tests/Fixtures/scenario-sets/<set>.json`, each written by its

@@ -39,6 +39,36 @@ public struct CertificateRevocationList: Sendable, Hashable {
         self = try CRLParser.parse(derEncoded, limits: limits)
     }
 
+    /// Every CRL of a file, read in one place for the command line (`--crl`) and the tests: PEM (`X509 CRL`
+    /// blocks; other blocks are ignored) or one DER CRL.
+    /// - Throws: ``CertificateDecodingError``: ``CertificateDecodingError/Kind/noCertificate`` for PEM without a
+    ///   CRL block, ``CertificateDecodingError/Kind/empty`` for no bytes, a PEM bound of `limits`
+    ///   (``CertificateDecodingError/Kind/limitExceeded``), or what a CRL's decoding throws.
+    package static func decodeAll(_ bytes: [UInt8], limits: Limits = .default) throws(CertificateDecodingError)
+        -> [CertificateRevocationList]
+    {
+        var blocks: [PEMBlock] = []
+        do throws(CertificateDecodingError) {
+            blocks = try PEM.decode(bytes, limits: limits)
+        } catch where error.kind == .limitExceeded {
+            throw error
+        } catch {
+            blocks = []  // not PEM: read as DER below
+        }
+        if !blocks.isEmpty {
+            let crlBlocks = blocks.filter { $0.label == "X509 CRL" }
+            guard !crlBlocks.isEmpty else {
+                let labels = MessageText.summary(blocks.map(\.label))
+                throw CertificateDecodingError(.noCertificate, "no X509 CRL block (found \(labels))")
+            }
+            return try crlBlocks.map { block throws(CertificateDecodingError) in
+                try CertificateRevocationList(derEncoded: block.bytes, limits: limits)
+            }
+        }
+        guard !bytes.isEmpty else { throw CertificateDecodingError(.empty, "empty file") }
+        return [try CertificateRevocationList(derEncoded: bytes, limits: limits)]
+    }
+
     init(
         derEncoded: [UInt8], tbsBytes: [UInt8], signatureAlgorithm: SignatureAlgorithm, signatureBytes: [UInt8],
         tbsSignatureAlgorithmMatches: Bool, issuer: DistinguishedName, thisUpdate: Date, nextUpdate: Date?,

@@ -84,10 +84,5 @@ enum TrustMessages {
         return "this use"
     }
 
-    static func day(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-    }
+    static func day(_ date: Date) -> String { ISO8601Text.day(date) }
 }

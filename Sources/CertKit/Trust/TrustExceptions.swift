@@ -35,13 +35,12 @@ public struct TrustExceptions: Sendable, Hashable, Codable {
         self = decoded
     }
 
-    /// The JSON form, keys sorted, ending in a newline.
+    /// The JSON form on one line, keys sorted, ending in a newline.
     public func jsonData() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        var data = (try? encoder.encode(self)) ?? Data()
-        data.append(0x0A)
-        return data
+        let document = JSONValue.object([
+            "checks": .strings(checks.map(\.rawValue)), "leafSHA256": .string(leafSHA256), "version": .int(version),
+        ])
+        return Data(document.compact.utf8)
     }
 
     /// True when these exceptions cover `failures` for `leaf`.
