@@ -15,13 +15,8 @@ enum CRLParser {
         var top = DERReader(der)
         let list = try top.read(DERTag.sequence, "CertificateList SEQUENCE")
         try top.expectEnd("the CRL")
-        var outer = try list.children()
-        let tbs = try outer.read(DERTag.sequence, "tbsCertList")
-        let outerAlgorithm = try outer.read(DERTag.sequence, "CRL signatureAlgorithm")
-        let signatureAlgorithm = try AlgorithmIdentifierParser.signatureAlgorithm(outerAlgorithm)
-        let signature = try outer.read(DERTag.bitString, "CRL signatureValue").bitString()
-        try outer.expectEnd("CRL signatureValue")
-
+        let envelope = try SignedEnvelope(list, tbsName: "tbsCertList", prefix: "CRL ")
+        let tbs = envelope.tbs
         var fields = try tbs.children()
         if let version = try fields.readIfPresent(DERTag.integer) {
             guard try version.smallInteger() <= 1 else {
@@ -83,9 +78,9 @@ enum CRLParser {
         }
         try fields.expectEnd("tbsCertList")
         return CertificateRevocationList(
-            derEncoded: list.encoded, tbsBytes: tbs.encoded, signatureAlgorithm: signatureAlgorithm,
-            signatureBytes: signature.bytes,
-            tbsSignatureAlgorithmMatches: innerAlgorithm.encoded == outerAlgorithm.encoded && signature.unusedBits == 0,
+            derEncoded: list.encoded, tbsBytes: tbs.encoded, signatureAlgorithm: envelope.signatureAlgorithm,
+            signatureBytes: envelope.signature.bytes,
+            tbsSignatureAlgorithmMatches: envelope.matches(innerAlgorithm: innerAlgorithm),
             issuer: issuer, thisUpdate: thisUpdate, nextUpdate: nextUpdate, revokedSerialNumbers: revoked,
             authorityKeyIdentifier: authorityKeyIdentifier, hasCRLNumber: hasCRLNumber,
             isCRLNumberCritical: isCRLNumberCritical, unsupportedCriticalExtensions: unsupported)

@@ -15,13 +15,8 @@ enum X509Parser {
 
     /// Parses the certificate encoded by `node` (a SEQUENCE); its encoding becomes `derEncoded`.
     static func parseCertificate(node certificate: DERNode, limits: Limits) throws(CertificateDecodingError) -> Certificate {
-        var outer = try certificate.children()
-        let tbs = try outer.read(DERTag.sequence, "tbsCertificate")
-        let outerAlgorithm = try outer.read(DERTag.sequence, "signatureAlgorithm")
-        let signatureAlgorithm = try AlgorithmIdentifierParser.signatureAlgorithm(outerAlgorithm)
-        let signature = try outer.read(DERTag.bitString, "signatureValue").bitString()
-        try outer.expectEnd("signatureValue")
-
+        let envelope = try SignedEnvelope(certificate, tbsName: "tbsCertificate", prefix: "")
+        let tbs = envelope.tbs
         var fields = try tbs.children()
         var version = 1
         if let explicitVersion = try fields.readIfPresent(DERTag.contextConstructed(0)) {
@@ -63,10 +58,10 @@ enum X509Parser {
 
         return Certificate(
             derEncoded: certificate.encoded, tbsCertificateBytes: tbs.encoded, version: version,
-            serialNumber: serial, signatureAlgorithm: signatureAlgorithm, signatureBytes: signature.bytes,
+            serialNumber: serial, signatureAlgorithm: envelope.signatureAlgorithm, signatureBytes: envelope.signature.bytes,
             issuer: issuer, subject: subject, notBefore: notBefore, notAfter: notAfter, publicKey: publicKey,
             extensions: extensions,
-            tbsSignatureAlgorithmMatches: innerAlgorithm.encoded == outerAlgorithm.encoded && signature.unusedBits == 0)
+            tbsSignatureAlgorithmMatches: envelope.matches(innerAlgorithm: innerAlgorithm))
     }
 
     static func invalid(_ message: String) -> CertificateDecodingError {
