@@ -12,7 +12,22 @@ public enum TrustPolicy: Sendable, Hashable, CustomStringConvertible {
     /// S/MIME-style email check: the address must be in the leaf's SAN (or subject emailAddress).
     case email(address: String, profile: TrustProfile)
 
-    /// A convenience for `.ssl(server: true, name: .dns(host), profile: .apple)`.
+    /// The SSL server policy for `host`: `.ssl(server: true, name: host.map(PeerName.parse), profile: profile)`,
+    /// as `SecPolicyCreateSSL(true, host)`.
+    ///
+    /// `host` is read by ``PeerName/parse(_:)`` and may be either of two things:
+    /// - an IP literal — a canonical IPv4 dotted quad (`192.0.2.1`) or IPv6 text (`2001:db8::1`,
+    ///   `::ffff:192.0.2.1`), without brackets or a zone id — becomes ``PeerName/ip(_:)``. It is matched only
+    ///   against the leaf's iPAddress subjectAltNames, byte for byte: 4 bytes against 4-byte entries, 16 against
+    ///   16 (an IPv4-mapped IPv6 address matches only a 16-byte entry of the same bytes, not the IPv4 entry),
+    ///   never against a dNSName or the common name;
+    /// - anything else is a DNS name, ``PeerName/dns(_:)``, matched against dNSName subjectAltNames only
+    ///   (no common-name fallback): case-insensitively, one trailing dot ignored, a wildcard only as the whole
+    ///   left-most label. Text that only looks like an address (`1.2.3.4.`, `01.2.3.4`, `0x7f.1`, `127.1`,
+    ///   `[::1]`, `fe80::1%eth0`) is not a host name and matches nothing, so the policy fails `SSLHostname`.
+    ///   Strip URL brackets first (``ServerTrust`` does).
+    ///
+    /// `nil` skips the name check (the chain must still be a valid server chain).
     public static func sslServer(host: String?, profile: TrustProfile = .apple) -> TrustPolicy {
         .ssl(server: true, name: host.map { PeerName.parse($0) }, profile: profile)
     }
