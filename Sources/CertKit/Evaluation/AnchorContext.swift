@@ -16,12 +16,12 @@ final class AnchorContext: Sendable {
     /// The backend's prepared store.
     let store: any PreparedAnchorStore
 
-    init(anchors: [Certificate], alwaysTrust: [Certificate], includeSystem: Bool, backend: any TrustBackend)
+    init(anchors: [Certificate], alwaysTrust: [Certificate], system: [Certificate], backend: any TrustBackend)
         throws(BackendError)
     {
         var seen = Set<Certificate>()
         let app = (anchors + alwaysTrust).filter { seen.insert($0).inserted }
-        let system = includeSystem ? SystemTrustStore.certificates.filter { seen.insert($0).inserted } : []
+        let system = system.filter { seen.insert($0).inserted }
         self.anchors = app + system
         self.anchorSet = seen
         self.appSupplied = Set(app)
@@ -47,14 +47,15 @@ final class AnchorContextCache: Sendable {
 
     init(capacity: Int = 32) { self.capacity = max(1, capacity) }
 
-    /// The context for these inputs, prepared with `backend` on first use.
+    /// The context for these inputs, prepared with `backend` on first use; `system` gives the system roots when
+    /// they are trusted too (nil: `anchorsOnly`). One cache serves one evaluator, whose system roots never change.
     func context(
-        anchors: [Certificate], alwaysTrust: [Certificate], includeSystem: Bool, backend: any TrustBackend
+        anchors: [Certificate], alwaysTrust: [Certificate], system: (() -> [Certificate])?, backend: any TrustBackend
     ) throws(BackendError) -> AnchorContext {
-        let key = Key(anchors: anchors, alwaysTrust: alwaysTrust, includeSystem: includeSystem)
+        let key = Key(anchors: anchors, alwaysTrust: alwaysTrust, includeSystem: system != nil)
         if let hit = entries.withLock({ $0[key] }) { return hit }
         let context = try AnchorContext(
-            anchors: anchors, alwaysTrust: alwaysTrust, includeSystem: includeSystem, backend: backend)
+            anchors: anchors, alwaysTrust: alwaysTrust, system: system?() ?? [], backend: backend)
         entries.withLock { table in
             if table.count >= capacity { table.removeAll() }
             table[key] = context

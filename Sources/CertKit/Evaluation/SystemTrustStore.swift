@@ -17,23 +17,45 @@ public enum SystemTrustStore {
     ]
 
     /// The bundle in use, or nil when none was found.
-    public static let bundlePath: String? = {
-        if let override = ProcessInfo.processInfo.environment["SSL_CERT_FILE"], !override.isEmpty { return override }
-        return candidatePaths.first { FileManager.default.isReadableFile(atPath: $0) }
-    }()
+    public static var bundlePath: String? { loaded.path }
 
     /// Why the system store is unavailable, in one line (nil when it loaded at least one certificate).
-    public static let problem: String? = {
-        guard let bundlePath else {
-            return "no system CA bundle found (looked in \(candidatePaths.joined(separator: ", ")); set SSL_CERT_FILE"
-        }
-        return certificates.isEmpty ? "the system CA bundle \(bundlePath) holds no readable certificate" : nil
-    }()
+    public static var problem: String? { loaded.problem }
 
     /// The certificates of the system bundle; empty when it is missing or unreadable (see ``problem``).
-    public static let certificates: [Certificate] = {
-        guard let bundlePath, let data = FileManager.default.contents(atPath: bundlePath),
-              let bundle = try? CertificateBundle.decode([UInt8](data)) else { return [] }
-        return bundle.certificates
-    }()
+    public static var certificates: [Certificate] { loaded.certificates }
+
+    /// The process's store, read once from its environment.
+    private static let loaded = load(environment: ProcessInfo.processInfo.environment)
+
+    /// A system store as read from one environment.
+    package struct Contents: Sendable {
+        /// The bundle read, or nil when none was found.
+        package let path: String?
+        /// Its certificates; empty when it is missing or unreadable.
+        package let certificates: [Certificate]
+        /// Why the store is unavailable, in one line; nil when it holds at least one certificate.
+        package let problem: String?
+    }
+
+    /// Reads the store as a process with `environment` would (`SSL_CERT_FILE`, else ``candidatePaths``): what
+    /// the command line's `--system-roots` gets in a child process given that environment.
+    package static func load(environment: [String: String]) -> Contents {
+        let path: String?
+        if let override = environment["SSL_CERT_FILE"], !override.isEmpty {
+            path = override
+        } else {
+            path = candidatePaths.first { FileManager.default.isReadableFile(atPath: $0) }
+        }
+        guard let path else {
+            return Contents(
+                path: nil, certificates: [],
+                problem: "no system CA bundle found (looked in \(candidatePaths.joined(separator: ", ")); set SSL_CERT_FILE")
+        }
+        let certificates = FileManager.default.contents(atPath: path)
+            .flatMap { try? CertificateBundle.decode([UInt8]($0)).certificates } ?? []
+        return Contents(
+            path: path, certificates: certificates,
+            problem: certificates.isEmpty ? "the system CA bundle \(path) holds no readable certificate" : nil)
+    }
 }

@@ -16,14 +16,26 @@ public final class TrustEvaluator: Sendable {
     public let configuration: Configuration
     private let anchorContexts: AnchorContextCache
     private let resultCache: ResultCache?
+    /// The system roots used when an evaluation's `anchorsOnly` is false.
+    private let systemAnchors: @Sendable () -> [Certificate]
 
     /// Creates an evaluator over `backend`; `configuration` sets the caches (all on by default).
-    public init(backend: any TrustBackend, limits: Limits = .default, configuration: Configuration = .default) {
+    public convenience init(backend: any TrustBackend, limits: Limits = .default, configuration: Configuration = .default) {
+        self.init(backend: backend, limits: limits, configuration: configuration) { SystemTrustStore.certificates }
+    }
+
+    /// Creates an evaluator whose system roots are `systemAnchors` instead of the process's ``SystemTrustStore``
+    /// (for tests that compare with a command line run under another `SSL_CERT_FILE`).
+    package init(
+        backend: any TrustBackend, limits: Limits = .default, configuration: Configuration = .default,
+        systemAnchors: @escaping @Sendable () -> [Certificate]
+    ) {
         self.backend = backend
         self.limits = limits
         self.configuration = configuration
         self.anchorContexts = AnchorContextCache(capacity: configuration.anchorStoreCacheCapacity)
         self.resultCache = configuration.resultCacheEnabled ? ResultCache(capacity: configuration.resultCacheCapacity) : nil
+        self.systemAnchors = systemAnchors
     }
 
     /// Result-cache counters: how many evaluations were served from the cache.
@@ -47,7 +59,7 @@ public final class TrustEvaluator: Sendable {
         // A backend failure may be transient: never remember it.
         if report.result != .otherError {
             let window = ResultCacheValidityWindow(
-                evaluation: evaluation, systemAnchors: SystemTrustStore.certificates, date: date)
+                evaluation: evaluation, systemAnchors: systemAnchors(), date: date)
             resultCache.insert(report, for: key, window: window)
         }
         return report
@@ -61,7 +73,8 @@ public final class TrustEvaluator: Sendable {
                 policy: policies[0], verifyDate: date, pathsTried: 0, notes: ["no certificate to evaluate"])
         }
         do {
-            if let excess = EvaluationBudget.excess(of: evaluation, limits: limits) {
+            let systemAnchorCount = evaluation.anchorsOnly ? 0 : systemAnchors().count
+            if let excess = EvaluationBudget.excess(of: evaluation, limits: limits, systemAnchorCount: systemAnchorCount) {
                 var common = PathFindings(count: 1)
                 common.record(.resourceLimit, at: 0)
                 let refused = Attempt(
@@ -132,7 +145,7 @@ public final class TrustEvaluator: Sendable {
     ) throws(BackendError) -> TrustReport {
         let anchorContext = try anchorContexts.context(
             anchors: evaluation.anchors, alwaysTrust: evaluation.trustSettings.alwaysTrust,
-            includeSystem: !evaluation.anchorsOnly, backend: backend)
+            system: evaluation.anchorsOnly ? nil : { self.systemAnchors() }, backend: backend)
         let appAnchorSet = anchorContext.appSupplied
         let alwaysTrusted = anchorContext.alwaysTrusted
         let store = anchorContext.store

@@ -6,13 +6,13 @@ enum EvaluationBudget {
 
     /// Why `evaluation` must not be evaluated at all (too many pool certificates, anchors, CRLs or CRL entries),
     /// or nil.
-    static func excess(of evaluation: TrustEvaluation, limits: Limits) -> String? {
+    static func excess(of evaluation: TrustEvaluation, limits: Limits, systemAnchorCount: Int) -> String? {
         let pool = max(0, evaluation.certificates.count - 1) + evaluation.additionalIntermediates.count
         if pool > limits.maxPoolCertificates {
             return note("\(pool) pool certificates, more than Limits.maxPoolCertificates (\(limits.maxPoolCertificates))")
         }
         let settings = evaluation.trustSettings
-        let system = evaluation.anchorsOnly ? 0 : SystemTrustStore.certificates.count
+        let system = evaluation.anchorsOnly ? 0 : systemAnchorCount
         let anchors = evaluation.anchors.count + settings.alwaysTrust.count + settings.distrust.count + system
         if anchors > limits.maxAnchors {
             return note("\(anchors) anchors and trust-setting certificates, more than Limits.maxAnchors (\(limits.maxAnchors))")

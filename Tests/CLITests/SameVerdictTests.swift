@@ -1,0 +1,111 @@
+import CertKit
+import CertKitBackends
+@testable import CertKitCLI
+import Foundation
+import Testing
+
+/// One chain, the same verdict from the built `certkit` binary and from the library, in every mode: anchors only
+/// (`--anchors` / `anchorsOnly: true`), system roots (`--system-roots` under `SSL_CERT_FILE` naming a test
+/// bundle / `anchorsOnly: false` over the same bundle), each with and without exceptions saved from a first run
+/// (`--save-exceptions` then `--exceptions` / `TrustReport.exceptions` set on the evaluation), on every backend.
+///
+/// The chain (`validity-825-days-apple`: a leaf valid for 1096 days) tells the modes apart: under the Apple
+/// profile the 825-day rule applies to an app-supplied anchor and not to a system root. With `other.example` the
+/// host does not match either. "The same verdict" is the whole `--json` document: result, error, chain, checks.
+@Suite("the same verdict from the CLI and the library")
+struct SameVerdictTests {
+    enum Anchors: String, CaseIterable, Sendable {
+        case anchorsOnly = "anchors only"
+        case systemRoots = "system roots"
+    }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        var anchors: Anchors
+        var exceptions: Bool
+        var host: String
+        var backend: String
+
+        var testDescription: String {
+            "\(anchors.rawValue)\(exceptions ? " + exceptions" : ""), \(host), \(backend)"
+        }
+    }
+
+    static let cases: [Case] = Anchors.allCases.flatMap { anchors in
+        [false, true].flatMap { exceptions in
+            ["leaf.example", "other.example"].flatMap { host in
+                BackendRegistry.standard.names.map { Case(anchors: anchors, exceptions: exceptions, host: host, backend: $0) }
+            }
+        }
+    }
+
+    static let scenario = Paths.root.appendingPathComponent("Tests/Fixtures/scenarios/validity-825-days-apple").path
+    static let chainPath = scenario + "/chain.pem"
+    static let rootPath = scenario + "/root-rsa.pem"
+    static let at = "2030-06-01T00:00:00Z"
+
+    @Test("CLI and library agree", arguments: cases)
+    func sameVerdict(_ testCase: Case) throws {
+        let directory = try TemporaryDirectory()
+        let chain = try CertificateBundle.decode(try Paths.bytes(Self.chainPath)).certificates
+        let root = try CertificateBundle.decode(try Paths.bytes(Self.rootPath)).certificates
+        let backend = try #require(BackendRegistry.standard.backend(named: testCase.backend))
+
+        // The command line, and the library set up the same way.
+        var arguments = ["evaluate", "--json", "--backend", testCase.backend, "--host", testCase.host, "--at", Self.at]
+        var environment: [String: String] = [:]
+        let evaluator: TrustEvaluator
+        var evaluation = TrustEvaluation(
+            certificates: chain, policies: [.sslServer(host: testCase.host)], anchors: [],
+            verifyDate: try Date(Self.at, strategy: .iso8601))
+        switch testCase.anchors {
+        case .anchorsOnly:
+            arguments += ["--anchors", Self.rootPath]
+            evaluation.anchors = root
+            evaluator = TrustEvaluator(backend: backend)
+        case .systemRoots:
+            // A bundle of two roots: the chain's and an unrelated one.
+            let bundle = try directory.write(
+                "bundle.pem", try Paths.bytes(Paths.sample("root-ca.pem")) + Paths.bytes(Self.rootPath))
+            environment["SSL_CERT_FILE"] = bundle
+            arguments += ["--system-roots"]
+            evaluation.anchorsOnly = false
+            let system = SystemTrustStore.load(environment: environment)
+            #expect(system.certificates.count == 2 && system.problem == nil)
+            evaluator = TrustEvaluator(backend: backend) { system.certificates }
+        }
+
+        var report = evaluator.evaluate(evaluation)
+        if testCase.exceptions {
+            let saved = directory.file("exceptions.json")
+            let first = try BinaryTests.run(arguments + ["--save-exceptions", saved, Self.chainPath], environment: environment)
+            try Self.expectSame(first, report, "first run")
+            let written = FileManager.default.contents(atPath: saved)
+            #expect(try written.map { try TrustExceptions(jsonData: $0) } == report.exceptions)
+            guard let exceptions = report.exceptions else {
+                #expect(report.result != .recoverableTrustFailure)
+                return
+            }
+            #expect(written == exceptions.jsonData())
+            arguments += ["--exceptions", saved]
+            evaluation.exceptions = exceptions
+            report = evaluator.evaluate(evaluation)
+            #expect(report.result == .proceed)
+        }
+        let run = try BinaryTests.run(arguments + [Self.chainPath], environment: environment)
+        try Self.expectSame(run, report, testCase.testDescription)
+
+        // The modes are told apart as documented.
+        switch (testCase.anchors, testCase.host, testCase.exceptions) {
+        case (_, _, true): #expect(report.result == .proceed)
+        case (.anchorsOnly, _, false): #expect(report.checks.first?.contains(.validityPeriodMaximums) == true)
+        case (.systemRoots, "leaf.example", false): #expect(report.result == .unspecified)
+        case (.systemRoots, _, false): #expect(report.error?.check == .sslHostname)
+        }
+    }
+
+    /// The binary's exit code and JSON document are the ones the library's report gives.
+    static func expectSame(_ run: BinaryTests.Outcome, _ report: TrustReport, _ what: String) throws {
+        #expect(run.code == ExitCode(result: report.result).rawValue, "\(what): \(run.stderr)")
+        #expect(String(decoding: run.stdout, as: UTF8.self) == EvaluateJSONRenderer.render(report), "\(what)")
+    }
+}
