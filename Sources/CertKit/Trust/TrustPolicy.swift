@@ -22,10 +22,11 @@ public enum TrustPolicy: Sendable, Hashable, CustomStringConvertible {
     ///   16 (an IPv4-mapped IPv6 address matches only a 16-byte entry of the same bytes, not the IPv4 entry),
     ///   never against a dNSName or the common name;
     /// - anything else is a DNS name, ``PeerName/dns(_:)``, matched against dNSName subjectAltNames only
-    ///   (no common-name fallback): case-insensitively, one trailing dot ignored, a wildcard only as the whole
-    ///   left-most label. Text that only looks like an address (`1.2.3.4.`, `01.2.3.4`, `0x7f.1`, `127.1`,
-    ///   `[::1]`, `fe80::1%eth0`) is not a host name and matches nothing, so the policy fails `SSLHostname`.
-    ///   Strip URL brackets first (``ServerTrust`` does).
+    ///   (no common-name fallback): case-insensitively, a wildcard only as the whole left-most label, one
+    ///   trailing dot on the host ignored under ``TrustProfile/apple`` (the `rfc5280` and `webpki` profiles
+    ///   refuse such a host, and a dNSName with a trailing dot matches nothing). Text that only looks like an
+    ///   address (`1.2.3.4.`, `01.2.3.4`, `0x7f.1`, `127.1`, `[::1]`, `fe80::1%eth0`) is not a host name and
+    ///   matches nothing, so the policy fails `SSLHostname`. Strip URL brackets first (``ServerTrust`` does).
     ///
     /// `nil` skips the name check (the chain must still be a valid server chain).
     public static func sslServer(host: String?, profile: TrustProfile = .apple) -> TrustPolicy {
@@ -94,9 +95,10 @@ public enum TrustProfile: String, Sendable, Hashable, CaseIterable {
 
 /// The name a TLS peer must carry.
 public enum PeerName: Sendable, Hashable, CustomStringConvertible {
-    /// A DNS host name (compared case-insensitively, one trailing dot ignored). Text that looks like an IP
-    /// address without being a canonical literal (see ``parse(_:)``) is not a host name: as a DNS name it matches
-    /// no subjectAltName at all, so the SSL policy fails `SSLHostname`.
+    /// A DNS host name (compared case-insensitively; one trailing dot ignored under the apple profile, refused
+    /// under the others). Text that looks like an IP address without being a canonical literal (see
+    /// ``parse(_:)``) is not a host name: as a DNS name it matches no subjectAltName at all, so the SSL policy
+    /// fails `SSLHostname`.
     case dns(String)
     /// An IPv4 (4 bytes) or IPv6 (16 bytes) address, matched against iPAddress subjectAltNames only, byte for
     /// byte (an IPv4-mapped IPv6 address matches only an iPAddress entry of the same 16 bytes).
