@@ -8,21 +8,8 @@ final class OpenSSLCRL {
 
     /// Parses `der` with `d2i_X509_CRL`, which must consume exactly all bytes.
     init(der: [UInt8]) throws(BackendError) {
-        var consumed = 0
-        let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return nil }
-            var cursor: UnsafePointer<UInt8>? = base
-            let crl = d2i_X509_CRL(nil, &cursor, buffer.count)
-            if let cursor { consumed = cursor - base }
-            return crl
-        }
-        guard let parsed else { throw OpenSSLErrorQueue.error("d2i_X509_CRL failed") }
-        guard consumed == der.count else {
-            X509_CRL_free(parsed)
-            OpenSSLErrorQueue.clear()
-            throw BackendError("d2i_X509_CRL: \(der.count - consumed) trailing bytes after the CRL")
-        }
-        handle = parsed
+        handle = try OpenSSLDERDecoding.decode(
+            der, function: "d2i_X509_CRL", what: "the CRL", d2i: { d2i_X509_CRL(nil, $0, $1) }, free: X509_CRL_free)
     }
 
     deinit { X509_CRL_free(handle) }

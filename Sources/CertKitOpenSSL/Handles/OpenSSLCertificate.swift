@@ -16,23 +16,8 @@ final class OpenSSLCertificate: @unchecked Sendable {
     /// Parses `der` with `d2i_X509`, which must consume exactly all bytes.
     /// - Throws: ``BackendError`` with OpenSSL's reason, or naming the trailing bytes.
     init(der: [UInt8]) throws(BackendError) {
-        var consumed = 0
-        let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return nil }
-            var cursor: UnsafePointer<UInt8>? = base
-            let x509 = d2i_X509(nil, &cursor, buffer.count)
-            if let cursor { consumed = cursor - base }
-            return x509
-        }
-        guard let parsed else {
-            throw OpenSSLErrorQueue.error(der.isEmpty ? "d2i_X509: empty input" : "d2i_X509 failed")
-        }
-        guard consumed == der.count else {
-            X509_free(parsed)
-            OpenSSLErrorQueue.clear()
-            throw BackendError("d2i_X509: \(der.count - consumed) trailing bytes after the certificate")
-        }
-        handle = parsed
+        handle = try OpenSSLDERDecoding.decode(
+            der, function: "d2i_X509", what: "the certificate", d2i: { d2i_X509(nil, $0, $1) }, free: X509_free)
     }
 
     deinit { X509_free(handle) }

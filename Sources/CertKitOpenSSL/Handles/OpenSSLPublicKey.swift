@@ -13,20 +13,8 @@ final class OpenSSLPublicKey: @unchecked Sendable {
 
     /// Decodes `spki` with `d2i_PUBKEY`, which must consume all of it.
     init(spki: [UInt8]) throws(BackendError) {
-        var consumed = 0
-        let parsed: OpaquePointer? = spki.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return nil }
-            var cursor: UnsafePointer<UInt8>? = base
-            let key = d2i_PUBKEY(nil, &cursor, buffer.count)
-            if let cursor { consumed = cursor - base }
-            return key
-        }
-        guard let parsed else { throw OpenSSLErrorQueue.error("d2i_PUBKEY failed") }
-        guard consumed == spki.count else {
-            EVP_PKEY_free(parsed)
-            throw BackendError("d2i_PUBKEY: trailing bytes after the key")
-        }
-        handle = parsed
+        handle = try OpenSSLDERDecoding.decode(
+            spki, function: "d2i_PUBKEY", what: "the key", d2i: { d2i_PUBKEY(nil, $0, $1) }, free: EVP_PKEY_free)
     }
 
     deinit { EVP_PKEY_free(handle) }
