@@ -156,6 +156,21 @@ public struct PolicyConstraints: Sendable, Hashable {
     }
 }
 
+/// One entry of policyMappings (RFC 5280 §4.2.1.5): the issuer's policy `issuerDomainPolicy` is considered
+/// equivalent to the subject's policy `subjectDomainPolicy`.
+public struct PolicyMapping: Sendable, Hashable {
+    /// issuerDomainPolicy, dotted.
+    public let issuerDomainPolicy: String
+    /// subjectDomainPolicy, dotted.
+    public let subjectDomainPolicy: String
+
+    /// Creates a value.
+    public init(issuerDomainPolicy: String, subjectDomainPolicy: String) {
+        self.issuerDomainPolicy = issuerDomainPolicy
+        self.subjectDomainPolicy = subjectDomainPolicy
+    }
+}
+
 /// One authorityInfoAccess entry.
 public struct AccessDescription: Sendable, Hashable {
     /// accessMethod OID (`1.3.6.1.5.5.7.48.1` OCSP, `1.3.6.1.5.5.7.48.2` caIssuers).
@@ -178,8 +193,8 @@ public struct CertificateExtensions: Sendable, Hashable {
     public var duplicates: [String] = []
     /// OIDs of known extensions whose value could not be decoded.
     public var malformed: [String] = []
-    /// OIDs of the extensions decoded only for policy processing (policyConstraints, inhibitAnyPolicy) whose
-    /// value could not be decoded (trustd's `UnparseableExtension`).
+    /// OIDs of the extensions decoded only for policy processing (policyConstraints, policyMappings,
+    /// inhibitAnyPolicy) whose value could not be decoded (trustd's `UnparseableExtension`).
     public var unparseable: [String] = []
 
     public var basicConstraints: BasicConstraints?
@@ -197,8 +212,11 @@ public struct CertificateExtensions: Sendable, Hashable {
     /// cRLDistributionPoints full names (usually URIs).
     public var crlDistributionPoints: [GeneralName] = []
     public var authorityInfoAccess: [AccessDescription] = []
-    /// certificatePolicies policy OIDs.
+    /// certificatePolicies policy OIDs, in encoding order (repeats kept: RFC 5280 §4.2.1.4 forbids them, and
+    /// the policy rules report them).
     public var certificatePolicies: [String] = []
+    /// policyMappings, when present and decodable.
+    public var policyMappings: [PolicyMapping]?
     /// policyConstraints, when present and decodable.
     public var policyConstraints: PolicyConstraints?
     /// inhibitAnyPolicy SkipCerts, when present and decodable.

@@ -190,7 +190,7 @@ public final class TrustEvaluator: Sendable {
                     path: path, policy: policy, date: date, pins: evaluation.pins,
                     trustSettings: evaluation.trustSettings, maxDepth: evaluation.maxDepth,
                     anchorIsAppSupplied: path.endsAtAnchor && appAnchorSet.contains(path.certificates.last!),
-                    spkiDigests: spkiDigests)
+                    spkiDigests: spkiDigests, limits: limits)
                 let core = CorePolicy.findings(for: context)
                 perPolicy.append(core)
                 everything.merge(core)

@@ -48,6 +48,12 @@ enum EvaluationBudget {
                 + "(\(limits.maxNameConstraintComparisons))")
     }
 
+    /// The note for a path whose policy graph (RFC 5280 §6.1) would have more than `limit` nodes: certificate-policy
+    /// processing stops there (the graph grows as it is built, so it is bounded while being built, not before).
+    static func policyGraphNote(limit: Int) -> String {
+        note("the policy graph would have more than \(limit) nodes, more than Limits.maxPolicyGraphNodes")
+    }
+
     /// The first resource-limit note of `notes` without its prefix, as `: <detail>`, or "".
     static func detail(in notes: [String]) -> String {
         guard let note = notes.first(where: { $0.hasPrefix(notePrefix) }) else { return "" }

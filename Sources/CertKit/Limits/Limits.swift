@@ -31,6 +31,7 @@
 /// | ``maxPoolCertificates`` | 10,000 | presented certificates after the leaf plus extra intermediates |
 /// | ``maxAnchors`` | 1,000 | anchors, trust-setting certificates and (when used) the system bundle |
 /// | ``maxNameConstraintComparisons`` | 2^20 | names × name constraints over one candidate path |
+/// | ``maxPolicyGraphNodes`` | 10,000 | nodes of the valid policy graph (RFC 5280 §6.1) of one candidate path |
 /// | ``maxDepth`` | 10 | certificates in one path, anchor included |
 /// | ``maxExpansions`` | 2,000 | partial paths expanded |
 /// | ``maxCandidates`` | 32 | candidate paths handed to the backend |
@@ -68,6 +69,12 @@ public struct Limits: Sendable, Hashable {
     /// constraints and each certificate below it, (its names) × (the CA's constraints), summed. OpenSSL and
     /// GnuTLS stop at 2^20 for one certificate and one CA.
     public var maxNameConstraintComparisons: Int
+    /// The most nodes certificate-policy processing (RFC 5280 §6.1) may build for one candidate path, over all its
+    /// depths. The graph of RFC 9618 (one node per policy and depth, linked to all its parents) grows linearly with
+    /// the policies and policy mappings of the path, where RFC 5280's tree can grow exponentially; real paths need
+    /// a handful of nodes. Going over makes that path a `ResourceLimit` failure. The graph is built only for a path
+    /// that requires an explicit policy (a requireExplicitPolicy in policyConstraints).
+    public var maxPolicyGraphNodes: Int
 
     // MARK: Path building (PathBuildingLimit)
 
@@ -88,7 +95,7 @@ public struct Limits: Sendable, Hashable {
         maxInputBytes: Int = 32 << 20, maxPEMBlocks: Int = 10_000, maxCertificatesPerInput: Int = 10_000,
         maxAttributesPerName: Int = 64, maxExtensionsPerCertificate: Int = 64, maxCRLEntries: Int = 100_000,
         maxCRLs: Int = 1_000, maxPoolCertificates: Int = 10_000, maxAnchors: Int = 1_000,
-        maxNameConstraintComparisons: Int = 1 << 20,
+        maxNameConstraintComparisons: Int = 1 << 20, maxPolicyGraphNodes: Int = 10_000,
         maxDepth: Int = 10, maxExpansions: Int = 2_000, maxCandidates: Int = 32, maxQueued: Int = 20_000,
         maxIssuerComparisons: Int = 1 << 16
     ) {
@@ -102,6 +109,7 @@ public struct Limits: Sendable, Hashable {
         self.maxPoolCertificates = maxPoolCertificates
         self.maxAnchors = maxAnchors
         self.maxNameConstraintComparisons = maxNameConstraintComparisons
+        self.maxPolicyGraphNodes = maxPolicyGraphNodes
         self.maxDepth = maxDepth
         self.maxExpansions = maxExpansions
         self.maxCandidates = maxCandidates

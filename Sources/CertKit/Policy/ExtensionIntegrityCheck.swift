@@ -1,8 +1,8 @@
 /// Extensions every certificate must get right: no unknown critical extension (`CriticalExtensions`),
 /// no extension twice (`DuplicateExtension`), no undecodable known extension (`MalformedExtension`).
 package struct ExtensionIntegrityCheck: PathCheck {
-    /// Critical extensions certkit does not act on but accepts, as OpenSSL and GnuTLS do: policy mappings,
-    /// policy constraints, inhibitAnyPolicy.
+    /// Critical extensions outside `ExtensionOID.understood` that certkit processes all the same, in the policy
+    /// rules (`PolicyConstraintsCheck`): policy mappings, policy constraints, inhibitAnyPolicy.
     static let toleratedCritical: Set<String> = ["2.5.29.33", "2.5.29.36", "2.5.29.54"]
 
     public init() {}

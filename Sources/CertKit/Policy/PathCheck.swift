@@ -19,6 +19,8 @@ package struct PathContext: Sendable {
     public var maxDepth: Int
     /// True when the path's anchor was supplied by the application (not the system bundle).
     public var anchorIsAppSupplied: Bool
+    /// The evaluation's bounds (the policy graph's, `Limits/maxPolicyGraphNodes`, is checked by a policy rule).
+    public var limits: Limits
 
     /// The certificates.
     public var certificates: [Certificate] { path.certificates }
@@ -42,8 +44,9 @@ package struct PathContext: Sendable {
     public init(
         path: CandidatePath, policy: TrustPolicy, date: Date, pins: [SPKIPin] = [],
         trustSettings: TrustSettings = .none, maxDepth: Int = TrustEvaluation.defaultMaxDepth,
-        anchorIsAppSupplied: Bool = true, spkiDigests: [[UInt8]] = []
+        anchorIsAppSupplied: Bool = true, spkiDigests: [[UInt8]] = [], limits: Limits = .default
     ) {
+        self.limits = limits
         self.spkiDigests = spkiDigests
         self.path = path
         self.policy = policy

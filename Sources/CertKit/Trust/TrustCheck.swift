@@ -43,7 +43,7 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
     /// The path building work limit was reached.
     case pathBuildingLimit = "PathBuildingLimit"
     /// A bound of ``Limits`` on the evaluation was exceeded (pool, anchors, CRLs, CRL entries, name-constraint
-    /// comparisons): the work was not done, so the result is a fatal failure no exception can cover.
+    /// comparisons, policy-graph nodes): the work was not done, so the result is a fatal failure no exception can cover.
     case resourceLimit = "ResourceLimit"
     /// The backend failed (allocation, internal error): `otherError`.
     case backendError = "BackendError"
@@ -57,10 +57,11 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
     case idLinkage = "IdLinkage"
     /// A CA certificate with an empty subject, or an empty subject without a critical subjectAltName (trustd's name).
     case nonEmptySubject = "NonEmptySubject"
-    /// policyConstraints not critical, or an explicit policy required and none valid (trustd's name).
+    /// Certificate-policy processing failed (RFC 5280 §6.1): an explicit policy required and none valid, a policy
+    /// mapped to or from anyPolicy; or policyConstraints not critical (trustd's name).
     case policyConstraints = "PolicyConstraints"
-    /// An extension certkit decodes only for policy (policyConstraints, inhibitAnyPolicy) does not decode
-    /// (trustd's name).
+    /// An extension certkit decodes only for policy processing (policyConstraints, policyMappings,
+    /// inhibitAnyPolicy) does not decode (trustd's name).
     case unparseableExtension = "UnparseableExtension"
     /// An extension marked critical that must not be, or not marked critical that must be.
     case extensionCriticality = "ExtensionCriticality"

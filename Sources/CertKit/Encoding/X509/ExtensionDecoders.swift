@@ -111,6 +111,24 @@ enum ExtensionDecoders {
             requireExplicitPolicy: try require.map(skipCerts), inhibitPolicyMapping: try inhibit.map(skipCerts))
     }
 
+    /// PolicyMappings ::= SEQUENCE SIZE (1..MAX) OF SEQUENCE { issuerDomainPolicy CertPolicyId,
+    /// subjectDomainPolicy CertPolicyId } (RFC 5280 §4.2.1.5).
+    static func policyMappings(_ node: DERNode) throws(CertificateDecodingError) -> [PolicyMapping] {
+        try expect(node, DERTag.sequence, "policyMappings")
+        var list = try node.children()
+        var mappings: [PolicyMapping] = []
+        while let element = try list.next() {
+            try expect(element, DERTag.sequence, "PolicyMapping")
+            var fields = try element.children()
+            let issuer = try fields.read(DERTag.objectIdentifier, "issuerDomainPolicy").objectIdentifier()
+            let subject = try fields.read(DERTag.objectIdentifier, "subjectDomainPolicy").objectIdentifier()
+            try fields.expectEnd("PolicyMapping")
+            mappings.append(PolicyMapping(issuerDomainPolicy: issuer, subjectDomainPolicy: subject))
+        }
+        guard !mappings.isEmpty else { throw CertificateDecodingError(.malformedDER, "policyMappings is an empty SEQUENCE") }
+        return mappings
+    }
+
     /// SkipCerts ::= INTEGER (0..MAX), implicitly tagged.
     private static func skipCerts(_ node: DERNode) throws(CertificateDecodingError) -> Int {
         let bytes = node.contentBytes

@@ -43,18 +43,22 @@ enum ExtensionsParser {
         return result
     }
 
-    /// policyConstraints and inhibitAnyPolicy: not "understood" (their critical form is tolerated, see
-    /// ExtensionIntegrityCheck), decoded for the explicit-policy rule.
+    /// policyConstraints, policyMappings and inhibitAnyPolicy: not "understood" (their critical form is
+    /// tolerated, see ExtensionIntegrityCheck), decoded for certificate-policy processing (RFC 5280 §6.1).
     private static func decodePolicyProcessing(
         oid: String, value: DERNode, into result: inout CertificateExtensions
     ) throws(CertificateDecodingError) {
-        guard oid == ExtensionOID.policyConstraints || oid == ExtensionOID.inhibitAnyPolicy else { return }
+        guard oid == ExtensionOID.policyConstraints || oid == ExtensionOID.inhibitAnyPolicy
+            || oid == ExtensionOID.policyMappings
+        else { return }
         var outer = try value.encapsulated()
         guard let node = try outer.next() else { throw CertificateDecodingError(.malformedDER, "empty extension") }
         try outer.expectEnd("extension value")
         if oid == ExtensionOID.inhibitAnyPolicy {
             guard node.tag == DERTag.integer else { throw CertificateDecodingError(.malformedDER, "inhibitAnyPolicy is not an INTEGER") }
             result.inhibitAnyPolicy = try node.smallInteger()
+        } else if oid == ExtensionOID.policyMappings {
+            result.policyMappings = try ExtensionDecoders.policyMappings(node)
         } else {
             result.policyConstraints = try ExtensionDecoders.policyConstraints(node)
         }

@@ -1,62 +1,67 @@
-/// `PolicyConstraints`, as trustd checks it:
+/// Certificate policies (RFC 5280 §4.2.1.4–§4.2.1.5, §4.2.1.11, §4.2.1.14 and §6.1), reported as trustd reports
+/// its policy processing, under `PolicyConstraints`:
 /// - `TrustRules/policyConstraintsCritical` (rfc5280): policyConstraints is critical (RFC 5280 §4.2.1.11);
-/// - `TrustRules/explicitPolicy` (apple, rfc5280): RFC 5280 §6.1's explicit_policy, without policy mappings.
-///   Going down from the certificate below the anchor to the leaf, the set of valid policies starts as
-///   {anyPolicy} and becomes the intersection with each certificate's certificatePolicies (anyPolicy in either
-///   keeps the other side; no certificatePolicies empties it). explicit_policy starts at n + 1 and drops by one
-///   after each non-self-issued certificate; a requireExplicitPolicy of r lowers it to r. A certificate where it
-///   has reached 0 while the set is empty fails.
+/// - `TrustRules/certificatePoliciesUnique`: no certificatePolicies names a policy twice (`MalformedExtension`);
+/// - `TrustRules/policyMappingAnyPolicy`: no certificate below the anchor maps to or from anyPolicy (§6.1.4(a));
+/// - `TrustRules/explicitPolicy`: RFC 5280 §6.1.2–§6.1.5 with user-initial-policy-set {anyPolicy}, over the
+///   policy graph of RFC 9618 (`PolicyProcessing`): policy mappings, inhibitPolicyMapping, inhibitAnyPolicy and
+///   requireExplicitPolicy applied, self-issued certificates not counted. The certificate where explicit_policy
+///   is 0 while the graph is NULL fails; a graph over `Limits/maxPolicyGraphNodes` nodes is a fatal
+///   `ResourceLimit` on the certificate being processed.
 package struct PolicyConstraintsCheck: PathCheck {
-    static let anyPolicy = "2.5.29.32.0"
+    static let anyPolicy = PolicyGraph.anyPolicy
 
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {
+        let certificates = context.certificates
         if context.enforces(TrustRules.policyConstraintsCritical) {
-            for (index, certificate) in context.certificates.enumerated()
+            for (index, certificate) in certificates.enumerated()
             where certificate.extensions.first(ExtensionOID.policyConstraints)?.isCritical == false {
                 findings.record(TrustRules.policyConstraintsCritical, at: index)
             }
         }
-        if context.enforces(TrustRules.explicitPolicy), let index = Self.explicitPolicyFailure(context) {
+        if context.enforces(TrustRules.certificatePoliciesUnique) {
+            for (index, certificate) in certificates.enumerated() {
+                let policies = certificate.extensions.certificatePolicies
+                guard policies.count > 1, Set(policies).count < policies.count else { continue }
+                findings.record(
+                    TrustRules.certificatePoliciesUnique, at: index,
+                    note: "certificatePolicies names \(MessageText.summary(Self.repeated(policies))) more than once")
+            }
+        }
+        // The certificates RFC 5280 §6.1 processes: the path without its trust anchor.
+        let processed = context.anchorIndex == nil ? certificates.indices : certificates.indices.dropLast()
+        if context.enforces(TrustRules.policyMappingAnyPolicy) {
+            for index in processed
+            where certificates[index].extensions.policyMappings?.contains(where: {
+                $0.issuerDomainPolicy == Self.anyPolicy || $0.subjectDomainPolicy == Self.anyPolicy
+            }) == true {
+                findings.record(TrustRules.policyMappingAnyPolicy, at: index, note: "policyMappings maps to or from anyPolicy")
+            }
+        }
+        guard context.enforces(TrustRules.explicitPolicy) else { return }
+        let path = processed.reversed()
+        let inputs = path.map { PolicyCertificate(certificates[$0]) }
+        guard PolicyProcessing.canFail(inputs) else { return }
+        let limit = context.limits.maxPolicyGraphNodes
+        switch PolicyProcessing.process(inputs, maxNodes: limit).outcome {
+        case .valid:
+            break
+        case .noValidPolicy(let position):
             findings.record(
-                TrustRules.explicitPolicy, at: index,
+                TrustRules.explicitPolicy, at: Array(path)[position],
                 note: "an explicit policy is required and no certificate policy is valid for the path")
+        case .graphTooLarge(let position):
+            findings.record(TrustRules.resourceLimit, at: Array(path)[position])
+            findings.notes.append(EvaluationBudget.policyGraphNote(limit: limit))
         }
     }
 
-    /// The index of the certificate where an explicit policy was required and none was valid, or nil.
-    static func explicitPolicyFailure(_ context: PathContext) -> Int? {
-        let certificates = context.certificates
-        // The certificates processed, top (below the anchor) to the leaf, with their path indices.
-        let processed = Array((context.anchorIndex == nil ? certificates.indices : certificates.indices.dropLast()).reversed())
-        guard processed.contains(where: { certificates[$0].extensions.policyConstraints?.requireExplicitPolicy != nil })
-        else { return nil }
-        var valid: Set<String>? = [anyPolicy]  // nil: the valid_policy_tree is NULL
-        var explicitPolicy = processed.count + 1
-        for (position, index) in processed.enumerated() {
-            let extensions = certificates[index].extensions
-            // §6.1.3(d)(e): the valid policies.
-            let policies = Set(extensions.certificatePolicies)
-            if policies.isEmpty {
-                valid = nil
-            } else if let current = valid, !policies.contains(anyPolicy) {
-                valid = current.contains(anyPolicy) ? policies : current.intersection(policies)
-                if valid?.isEmpty == true { valid = nil }
-            }
-            let require = extensions.policyConstraints?.requireExplicitPolicy
-            if position < processed.count - 1 {
-                // §6.1.3(f), then §6.1.4(h)(i).
-                if valid == nil && explicitPolicy == 0 { return index }
-                if !certificates[index].isSelfIssued && explicitPolicy > 0 { explicitPolicy -= 1 }
-                if let require, require < explicitPolicy { explicitPolicy = require }
-            } else {
-                // The leaf: §6.1.5(a)(b), then (g).
-                if explicitPolicy > 0 { explicitPolicy -= 1 }
-                if require == 0 { explicitPolicy = 0 }
-                if valid == nil && explicitPolicy == 0 { return index }
-            }
-        }
-        return nil
+    /// The policies `policies` names more than once, each once, in order.
+    static func repeated(_ policies: [String]) -> [String] {
+        var seen = Set<String>()
+        var reported = Set<String>()
+        return policies.filter { !seen.insert($0).inserted && reported.insert($0).inserted }
     }
 }

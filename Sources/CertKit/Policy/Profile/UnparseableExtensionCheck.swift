@@ -1,5 +1,5 @@
 /// `UnparseableExtension` (`TrustRules/unparseableExtension`, trustd's name): the extensions certkit decodes
-/// only for policy processing (policyConstraints, inhibitAnyPolicy) decode. (An undecodable extension certkit
+/// only for policy processing (policyConstraints, policyMappings, inhibitAnyPolicy) decode. (An undecodable extension certkit
 /// understands is `MalformedExtension`.)
 package struct UnparseableExtensionCheck: PathCheck {
     public init() {}

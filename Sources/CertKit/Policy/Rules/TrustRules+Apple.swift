@@ -13,12 +13,14 @@ extension TrustRules {
         "an SSL server leaf issued on or after 2019-07-01 and chaining to an app-supplied anchor is valid for at most 825 days")
     /// Known extensions must parse.
     public static let unparseableExtension = TrustRule(
-        "apple.unparseable-extension", .unparseableExtension, everyProfile, "trustd UnparseableExtension; RFC 5280 §4.2.1.11, §4.2.1.14",
-        "policyConstraints and inhibitAnyPolicy, when present, decode")
-    /// requireExplicitPolicy.
+        "apple.unparseable-extension", .unparseableExtension, everyProfile,
+        "trustd UnparseableExtension; RFC 5280 §4.2.1.5, §4.2.1.11, §4.2.1.14",
+        "policyConstraints, policyMappings and inhibitAnyPolicy, when present, decode")
+    /// RFC 5280 §6.1 certificate-policy processing (trustd's policy tree; the id predates the full processing).
     public static let explicitPolicy = TrustRule(
-        "apple.policy-constraints", .policyConstraints, [.apple, .rfc5280], "trustd PolicyConstraints; RFC 5280 §6.1.3(d), §6.1.4(i), §6.1.5",
-        "when a CA's policyConstraints requires an explicit policy, every certificate from that point on carries a certificate policy the CAs above it allow (anyPolicy stands for every policy; policy mappings are not applied)")
+        "apple.policy-constraints", .policyConstraints, everyProfile,
+        "trustd PolicyConstraints; RFC 5280 §6.1.2–§6.1.5; RFC 9618",
+        "RFC 5280 §6.1 certificate-policy processing with user-initial-policy-set anyPolicy (policy mappings, inhibitPolicyMapping and inhibitAnyPolicy applied, self-issued certificates not counted): wherever explicit_policy has reached 0 (a requireExplicitPolicy has run out) some certificate policy is still valid for the path")
 
     /// Keys Security.framework can use.
     public static let appleKeyAlgorithm = TrustRule(

@@ -4,7 +4,7 @@ extension TrustRules {
     /// Unknown critical extensions.
     public static let criticalExtensions = TrustRule(
         "certkit.critical-extensions", .criticalExtensions, everyProfile, "RFC 5280 §4.2",
-        "no certificate carries a critical extension certkit does not process (policy mappings, policy constraints and inhibitAnyPolicy are accepted)")
+        "no certificate carries a critical extension certkit does not process (policy mappings, policy constraints and inhibitAnyPolicy are processed by the policy rules)")
     /// Known extensions must decode.
     public static let malformedExtension = TrustRule(
         "certkit.malformed-extension", .malformedExtension, everyProfile, "RFC 5280 §4.2",
@@ -92,7 +92,7 @@ extension TrustRules {
     /// The evaluation bounds of ``Limits`` (fatal: the bounded work is refused, never passed).
     public static let resourceLimit = TrustRule(
         "certkit.resource-limit", .resourceLimit, everyProfile, "certkit Limits",
-        "the evaluation stays within its bounds: pool, anchors, CRLs and CRL entries, name-constraint comparisons (fatal)")
+        "the evaluation stays within its bounds: pool, anchors, CRLs and CRL entries, name-constraint comparisons, policy-graph nodes (fatal)")
     /// The library's second opinion.
     public static let libraryVerdict = TrustRule(
         "certkit.library-verdict", .signature, everyProfile, "certkit DESIGN §2",
