@@ -89,4 +89,37 @@ import Testing
         #expect(parsed.signatureAlgorithm.name == "rsassaPss")
         #expect(parsed.signatureAlgorithm.hash == .sha384)
     }
+
+    /// policyMappings (RFC 5280 §4.2.1.5) decodes into pairs; a value that does not is UnparseableExtension (as
+    /// policyConstraints and inhibitAnyPolicy), never MalformedExtension, and the certificate still decodes.
+    @Test func policyMappingsDecode() throws {
+        let oid: [UInt8] = [0x55, 0x1D, 0x21]
+        let a = DERBuilder.tlv(0x06, [0x2A, 0x03])
+        let b = DERBuilder.tlv(0x06, [0x2A, 0x04])
+        let any = DERBuilder.tlv(0x06, [0x55, 0x1D, 0x20, 0x00])
+        let parsed = try certificate([DERBuilder.extension(
+            oid, critical: true, DERBuilder.sequence([DERBuilder.sequence([a, b]), DERBuilder.sequence([any, a])]))])
+        #expect(parsed.extensions.policyMappings == [
+            PolicyMapping(issuerDomainPolicy: "1.2.3", subjectDomainPolicy: "1.2.4"),
+            PolicyMapping(issuerDomainPolicy: "2.5.29.32.0", subjectDomainPolicy: "1.2.3"),
+        ])
+        #expect(parsed.extensions.unparseable.isEmpty && parsed.extensions.malformed.isEmpty)
+        for broken in [
+            DERBuilder.sequence([]), DERBuilder.sequence([DERBuilder.sequence([a])]),
+            DERBuilder.sequence([DERBuilder.sequence([a, b, b])]), DERBuilder.sequence([a, b]),
+        ] {
+            let bad = try certificate([DERBuilder.extension(oid, broken)])
+            #expect(bad.extensions.policyMappings == nil)
+            #expect(bad.extensions.unparseable == [ExtensionOID.policyMappings])
+            #expect(bad.extensions.malformed.isEmpty)
+        }
+    }
+
+    /// certificatePolicies keeps a repeated policy (the policy rules report it).
+    @Test func certificatePoliciesKeepRepeats() throws {
+        let info = DERBuilder.sequence([DERBuilder.tlv(0x06, [0x2A, 0x03])])
+        let parsed = try certificate([DERBuilder.extension([0x55, 0x1D, 0x20], DERBuilder.sequence([info, info]))])
+        #expect(parsed.extensions.certificatePolicies == ["1.2.3", "1.2.3"])
+        #expect(PolicyConstraintsCheck.repeated(["1", "2", "1", "1", "2", "3"]) == ["1", "2"])
+    }
 }
