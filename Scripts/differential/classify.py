@@ -73,7 +73,8 @@ RULES = [
     Rule("webpki-leaf-is-ca", r"^bc\.leaf-ca-true", PYCA),
     # A critical certificatePolicies extension on its own cannot change the outcome unless a policy is required;
     # pyca and GnuTLS treat it as an unknown critical extension. (policyConstraints, inhibitAnyPolicy and
-    # policyMappings are NOT explained: certkit accepts them as known but does not process them; see policy.*.)
+    # policyMappings are NOT explained by it: certkit processes them (RFC 5280 section 6.1, PolicyConstraintsCheck)
+    # and only the rule below explains them, where OpenSSL's policy processing accepts the path too.)
     # RFC 5280 section 6.1 policy processing: openssl verify -policy_check (user-initial-policy-set anyPolicy) is
     # the oracle for policy.* cases and for added critical policy extensions. When it accepts, the path is valid
     # and GnuTLS/pyca reject only because they treat the extensions as unknown critical extensions.

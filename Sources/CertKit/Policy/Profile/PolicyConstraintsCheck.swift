@@ -41,7 +41,7 @@ package struct PolicyConstraintsCheck: PathCheck {
             }
         }
         guard context.enforces(TrustRules.explicitPolicy) else { return }
-        let path = processed.reversed()
+        let path = Array(processed.reversed())
         let inputs = path.map { PolicyCertificate(certificates[$0]) }
         guard PolicyProcessing.canFail(inputs) else { return }
         let limit = context.limits.maxPolicyGraphNodes
@@ -50,10 +50,10 @@ package struct PolicyConstraintsCheck: PathCheck {
             break
         case .noValidPolicy(let position):
             findings.record(
-                TrustRules.explicitPolicy, at: Array(path)[position],
+                TrustRules.explicitPolicy, at: path[position],
                 note: "an explicit policy is required and no certificate policy is valid for the path")
         case .graphTooLarge(let position):
-            findings.record(TrustRules.resourceLimit, at: Array(path)[position])
+            findings.record(TrustRules.resourceLimit, at: path[position])
             findings.notes.append(EvaluationBudget.policyGraphNote(limit: limit))
         }
     }

@@ -43,7 +43,7 @@ package struct PolicyCertificate: Sendable, Hashable {
 /// (CVE-2023-0464). Qualifiers are not kept: certkit never reports them.
 ///
 /// Depth 0 holds the single anyPolicy node of §6.1.2(a); depth `i` the nodes made for certificate `i`. Every node
-/// ever made counts against ``maxNodes``: going over stops the processing (the caller reports
+/// ever made counts against `maxNodes`: going over stops the processing (the caller reports
 /// `TrustCheck.resourceLimit`).
 package struct PolicyGraph: Sendable, Hashable {
     /// The anyPolicy OID.
@@ -97,7 +97,7 @@ package struct PolicyGraph: Sendable, Hashable {
         }
     }
 
-    /// Processing stopped: the graph would have more than ``maxNodes`` nodes.
+    /// Processing stopped: the graph would have more than `maxNodes` nodes.
     public struct TooLarge: Error, Sendable, Hashable {}
 
     /// Depth 0 (the anyPolicy root) to the deepest depth processed; empty once the graph is NULL.
@@ -128,7 +128,7 @@ package struct PolicyGraph: Sendable, Hashable {
 
     /// §6.1.3(d)(1)–(2): the level for a certificate with `policies` (not empty). `anyPolicyAllowed`:
     /// inhibit_anyPolicy > 0, or the certificate is self-issued and not the last. (§6.1.3(d)(3)'s pruning of
-    /// childless nodes above changes no later step and no verdict; ``pruned()`` does it on demand.)
+    /// childless nodes above changes no later step and no verdict; `pruned()` does it on demand.)
     public mutating func addLevel(policies: [String], anyPolicyAllowed: Bool) throws(TooLarge) {
         guard let previous = levels.last, !previous.isEmpty else { return makeNull() }
         let expecting = previous.byExpected()
@@ -205,9 +205,9 @@ package struct PolicyGraph: Sendable, Hashable {
     }
 }
 
-/// RFC 5280 §6.1.2–§6.1.5 certificate-policy processing over the valid ``PolicyGraph``, with
+/// RFC 5280 §6.1.2–§6.1.5 certificate-policy processing over the valid `PolicyGraph`, with
 /// user-initial-policy-set = {anyPolicy}: the path is valid unless explicit_policy reaches 0 while the graph is
-/// NULL. The three other inputs of §6.1.1 are ``Options``.
+/// NULL. The three other inputs of §6.1.1 are `Options`.
 package enum PolicyProcessing {
     /// §6.1.1 (e), (f), (g): all false by default, as for trustd, OpenSSL and GnuTLS by default.
     public struct Options: Sendable, Hashable {
