@@ -143,6 +143,20 @@ struct PolicyGraphTests {
         #expect(elapsed < .seconds(1))
     }
 
+    /// One issuer policy mapped to many subject policies, each pair written twice: linear, not quadratic.
+    @Test func manyMappingsStayLinear() {
+        let subjects = (0..<20_000).map { "1.3.6.1.4.1.55555.7.\($0)" }
+        let pairs = subjects.map { (Self.a, $0) }
+        let path = [Self.ca([Self.a], map: pairs + pairs, require: 0), Self.ca([subjects.last!])]
+        let clock = ContinuousClock()
+        var result: PolicyProcessing.Result?
+        let elapsed = clock.measure { result = Self.run(path) }
+        #expect(result?.outcome == .valid(explicitPolicy: 0))
+        #expect(result?.graph.levels[1].node(Self.a)?.expected.count == subjects.count)
+        #expect(result?.graph.nodeCount == 3)
+        #expect(elapsed < .seconds(2))
+    }
+
     @Test func theBoundFailsClosed() {
         let policies = (0..<100).map { "1.3.6.1.4.1.55555.8.\($0)" }
         let path = [Self.ca(policies, require: 0), Self.ca([Self.any]), Self.ca(policies)]

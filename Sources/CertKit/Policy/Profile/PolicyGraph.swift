@@ -162,11 +162,10 @@ package struct PolicyGraph: Sendable, Hashable {
         defer { levels.append(level) }
         var order: [String] = []
         var subjects: [String: [String]] = [:]
-        for mapping in mappings {
+        var seen = Set<PolicyMapping>()  // a repeated pair once (hashing: no mapping count makes this quadratic)
+        for mapping in mappings where seen.insert(mapping).inserted {
             if subjects[mapping.issuerDomainPolicy] == nil { order.append(mapping.issuerDomainPolicy) }
-            if !(subjects[mapping.issuerDomainPolicy]?.contains(mapping.subjectDomainPolicy) ?? false) {
-                subjects[mapping.issuerDomainPolicy, default: []].append(mapping.subjectDomainPolicy)
-            }
+            subjects[mapping.issuerDomainPolicy, default: []].append(mapping.subjectDomainPolicy)
         }
         for issuerPolicy in order {
             let mapped = subjects[issuerPolicy]!
