@@ -20,7 +20,7 @@ extension TrustRules {
     public static let explicitPolicy = TrustRule(
         "apple.policy-constraints", .policyConstraints, everyProfile,
         "trustd PolicyConstraints; RFC 5280 §6.1.2–§6.1.5; RFC 9618",
-        "RFC 5280 §6.1 certificate-policy processing with user-initial-policy-set anyPolicy (policy mappings, inhibitPolicyMapping and inhibitAnyPolicy applied, self-issued certificates not counted): wherever explicit_policy has reached 0 (a requireExplicitPolicy has run out) some certificate policy is still valid for the path")
+        "when a CA's policyConstraints requires an explicit policy, some certificate policy stays valid for the path from the certificate where the requirement takes effect down to the leaf (RFC 5280 §6.1 with user-initial-policy-set anyPolicy: policy mappings, inhibitPolicyMapping and inhibitAnyPolicy applied, self-issued certificates not counted)")
 
     /// Keys Security.framework can use.
     public static let appleKeyAlgorithm = TrustRule(

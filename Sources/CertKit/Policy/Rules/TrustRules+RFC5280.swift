@@ -113,12 +113,12 @@ extension TrustRules {
     public static let certificatePoliciesUnique = TrustRule(
         "rfc5280.certificate-policies-unique", .malformedExtension, everyProfile,
         "RFC 5280 §4.2.1.4; OpenSSL, BoringSSL, Go",
-        "no certificatePolicies names the same policy twice (a MalformedExtension: the value breaks the extension's own syntax rule, and OpenSSL, BoringSSL and Go refuse it as an invalid extension, not as a policy that fails to validate)")
+        "no certificatePolicies names the same policy twice (such a value is malformed: OpenSSL, BoringSSL and Go refuse the extension itself, not the path's policies)")
     /// No mapping to or from anyPolicy.
     public static let policyMappingAnyPolicy = TrustRule(
         "rfc5280.policy-mapping-any-policy", .policyConstraints, everyProfile,
         "RFC 5280 §4.2.1.5, §6.1.4(a); trustd PolicyConstraints",
-        "no certificate below the anchor maps a policy to or from anyPolicy in policyMappings (§6.1.4(a) makes the path invalid: a step of policy processing, so PolicyConstraints, the check trustd reports its policy processing under)")
+        "no certificate below the anchor maps a policy to or from anyPolicy in policyMappings (§6.1.4(a) makes the path invalid; a policy-processing failure, so PolicyConstraints, as trustd reports them)")
     /// AIA not critical.
     public static let authorityInfoAccessNotCritical = TrustRule(
         "rfc5280.aia-not-critical", .extensionCriticality, rfcAndWebPKI, "RFC 5280 §4.2.2.1; CA/B BR §7.1.2",
