@@ -97,7 +97,8 @@ for target in "${targets[@]}"; do
         if [ -n "$(find "$artifacts" -maxdepth 1 -type f)" ] || [ "$restarts" -gt 50 ]; then break; fi
     done
     found=$(find "$artifacts" -maxdepth 1 -type f | wc -l)
-    stalls=$(find "$artifacts/stalls" -type f 2>/dev/null | wc -l)
+    stalls=0
+    [ -d "$artifacts/stalls" ] && stalls=$(find "$artifacts/stalls" -type f | wc -l)
     echo "fuzz: $target: $runs executions in ${seconds}s, $found finding(s) in $artifacts" \
         "($restarts restart(s); $stalls stall(s) that did not reproduce)"
     if [ "$found" -ne 0 ] || [ "$restarts" -gt 50 ]; then

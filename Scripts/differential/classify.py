@@ -38,6 +38,42 @@ class Rule:
         return False
 
 
+class AboveAnchorRule(Rule):
+    """Explains a rejection caused by a certificate the path never reaches: certkit's path ends at the first anchor
+    (an intermediate made an anchor by a chain.* mutation, tag anchor@LABEL), so a mutation of a certificate above
+    that anchor cannot matter, nor the anchor's own issuer name. References that keep going to the root (GnuTLS
+    verifies the chain it is given) or that pick another path reject on it."""
+    RANK = {"leaf": 0, "int2": 1, "int": 2, "root": 3}
+
+    def applies(self, tags, profile):
+        anchors = [self.RANK[t.split("@", 1)[1]] for t in tags if t.startswith("anchor@") and t.split("@", 1)[1] in self.RANK]
+        if not anchors:
+            return False
+        first = min(anchors)
+        for t in tags:
+            if t.startswith("anchor@") or "@" not in t:
+                continue
+            target = t.rsplit("@", 1)[1]
+            if target not in self.RANK:
+                continue
+            if self.RANK[target] > first or (self.RANK[target] == first and t.startswith("name.issuer-")):
+                return True
+        return False
+
+
+class AllTagsRule(Rule):
+    """A rule that applies only when every one of its patterns matches some tag of the case."""
+
+    def __init__(self, rid, patterns, references, **kw):
+        super().__init__(rid, patterns[0], references, **kw)
+        self.patterns = [re.compile(p) for p in patterns]
+
+    def applies(self, tags, profile):
+        if self.profiles is not None and (profile or "apple") not in self.profiles:
+            return False
+        return all(any(p.search(t) for t in tags) for p in self.patterns)
+
+
 OPENSSL_ALL = ("openssl", "openssl-strict")
 ALL = ("openssl", "openssl-strict", "gnutls", "pyca")
 
@@ -59,7 +95,7 @@ RULES = [
     Rule("aki-ski-criticality", r"^ext\.(criticality:(aki|ski|aia)/critical|add:(aki|ski|aia)-critical)", OPENSSL_ALL + PYCA,
          profiles={"apple"}),
     Rule("ca-bc-criticality", r"^(ext\.criticality:bc/(noncritical|explicit-false)|bc\.(int|root)-noncritical)" + CA, STRICT + PYCA),
-    Rule("pathlen-on-non-ca", r"^bc\.(leaf-pathlen|int-ca-false-pathlen)", STRICT + PYCA, profiles={"apple"}),
+    Rule("pathlen-on-non-ca", r"^bc\.(leaf-pathlen|int-ca-false-pathlen|leaf-ca-true-pathlen)", STRICT + PYCA, profiles={"apple"}),
     Rule("ca-ku-presence", r"^(ext\.remove:ku|ku\.(int|root)-remove)" + CA, STRICT + PYCA),
     Rule("ku-criticality", r"^(ext\.criticality:ku/noncritical|ku\.[a-z]+-noncritical)@", PYCA),
     # Encodings of DEFAULT values (BOOLEAN FALSE) that X.690 DER forbids but Apple, OpenSSL and GnuTLS accept.
@@ -106,6 +142,12 @@ RULES = [
     # GnuTLS drops certificates that are not CAs from its trust list; certkit (like SecTrust) trusts a leaf that
     # is itself an anchor (DESIGN section 3, normalisation).
     Rule("leaf-is-anchor", r"^chain\.anchor-is-leaf$", ("gnutls",) + PYCA),
+    # A leaf that is itself the anchor is not held to the leaf rules of the SSL profiles (apple.server-eku): with
+    # anyExtendedKeyUsage alone it is trusted; OpenSSL's sslserver purpose wants serverAuth.
+    AllTagsRule("anchor-leaf-any-eku", [r"^chain\.anchor-is-leaf$", r"^eku\.leaf-any-only@leaf$"], OPENSSL_ALL,
+                profiles={"apple"}),
+    # The path ends at the first anchor (SecTrust, RFC 5280 section 6.1.1 (d)): certificates above it are not read.
+    AboveAnchorRule("above-the-anchor", r".", ALL),
     # RFC 5280 section 4.1.2.5: the validity period runs from notBefore through notAfter, inclusive; OpenSSL
     # treats the notAfter second itself as expired.
     Rule("notafter-inclusive", r"^validity\.notafter-equals-at@", OPENSSL_ALL),

@@ -12,8 +12,8 @@ import Foundation
 /// Memory: a trust list holds GnuTLS's own parsed copy of its anchor (tens of kilobytes), so lists are made
 /// when a path first ends at their anchor, with a one-bucket hash table, and at most ``listCapacity`` are kept
 /// (when full, the kept lists are dropped and rebuilt on demand). Building one list per anchor up front cost
-/// 1.4 GB for 60,000 anchors; the store now holds only the anchors' DER. Every anchor is still imported once
-/// here, so an anchor GnuTLS cannot parse is refused when the store is built, as before.
+/// 1.4 GB for 60,000 anchors; the store now holds only the anchors' DER. Every anchor is imported once here to
+/// learn which GnuTLS can parse; one it cannot parse never breaks paths that end at the other anchors.
 ///
 /// `@unchecked Sendable` is safe because `anchors` and `importable` are immutable after `init`, the cache of
 /// lists is guarded by a lock, the lists are only ever read once made (`gnutls_x509_trust_list_verify_crt2`
@@ -30,12 +30,14 @@ final class GnuTLSAnchorStore: PreparedAnchorStore, @unchecked Sendable {
     /// Lists made so far, by anchor DER; nil for an anchor GnuTLS would not keep.
     private var lists: [[UInt8]: GnuTLSTrustList?] = [:]
 
-    /// Checks that GnuTLS imports every anchor; makes no trust list yet.
+    /// Notes which anchors GnuTLS imports; makes no trust list yet. An anchor GnuTLS cannot import does not stop
+    /// the others from being used: a path that ends at it gets no trust list, and the library verdict, which
+    /// imports every certificate of the path, fails that path closed.
     init(anchors: [Certificate]) throws(BackendError) {
         self.anchors = anchors
         var importable = Set<[UInt8]>(minimumCapacity: anchors.count)
-        for anchor in anchors where importable.insert(anchor.derEncoded).inserted {
-            _ = try GnuTLSCertificate(der: anchor.derEncoded)  // refuse anchors GnuTLS cannot import, early
+        for anchor in anchors where !importable.contains(anchor.derEncoded) {
+            if (try? GnuTLSCertificate(der: anchor.derEncoded)) != nil { importable.insert(anchor.derEncoded) }
         }
         self.importable = importable
     }

@@ -45,9 +45,13 @@ struct RevocationCheck {
             var onlyCRLNumber = true
             for crl in candidates {
                 if let reason = try validate(crl, issuer: issuer, at: date) {
-                    // A CRL whose key identifier names another key and that this issuer's key does not verify
-                    // belongs to another CA of the same name: not this issuer's CRL at all.
-                    if Self.namesAnotherKey(crl, issuer) { continue }
+                    // A CRL whose key identifier names another key, signed with an algorithm certkit verifies, that
+                    // this issuer's key does not verify belongs to another CA of the same name: not this issuer's
+                    // CRL at all. One whose signature certkit cannot even check is not understood: it counts.
+                    // (Only the signature decides: a CRL the issuer's key verifies is this issuer's CRL, and its other
+                    // faults — expired, not yet valid, no cRLSign — count.)
+                    if Self.namesAnotherKey(crl, issuer), Self.hasVerifiableSignatureAlgorithm(crl),
+                       signatureFailed(crl, issuer: issuer) { continue }
                     reasons.append(reason)
                 } else if let reason = crlNumberProblem(crl) {
                     reasons.append(reason)
@@ -84,6 +88,19 @@ struct RevocationCheck {
     /// never hide a revocation.
     static func names(_ issuer: Certificate, asIssuerOf crl: CertificateRevocationList) -> Bool {
         crl.issuer.matches(issuer.subject)
+    }
+
+    /// True when `validate` found that `issuer`'s key does not verify `crl`'s signature.
+    private func signatureFailed(_ crl: CertificateRevocationList, issuer: Certificate) -> Bool {
+        guard let known = validations[Key(crl: crl, issuer: issuer)] else { return false }
+        return known != nil
+    }
+
+    /// True when `crl`'s signature algorithm is one certkit verifies (allowlisted, not a broken digest, the same
+    /// inside and outside the signed part).
+    static func hasVerifiableSignatureAlgorithm(_ crl: CertificateRevocationList) -> Bool {
+        guard crl.tbsSignatureAlgorithmMatches, let scheme = crl.signatureAlgorithm.scheme else { return false }
+        return scheme.hash?.isBroken != true
     }
 
     /// True when the CRL's authorityKeyIdentifier and the issuer's subjectKeyIdentifier are both present and differ.

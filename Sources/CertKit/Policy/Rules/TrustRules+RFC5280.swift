@@ -84,7 +84,7 @@ extension TrustRules {
     /// pathLenConstraint only with cA.
     public static let pathLengthRequiresCA = TrustRule(
         "rfc5280.path-length-requires-ca", .basicConstraints, rfcAndWebPKI, "RFC 5280 §4.2.1.9",
-        "a certificate that does not assert cA carries no pathLenConstraint")
+        "a certificate carries pathLenConstraint only when it asserts cA and, when keyUsage is present, keyCertSign")
     /// Name constraints only in CA certificates.
     public static let nameConstraintsInCAOnly = TrustRule(
         "rfc5280.name-constraints-ca-only", .nameConstraints, rfcAndWebPKI, "RFC 5280 §4.2.1.10",
