@@ -33,7 +33,8 @@ class Rule:
             # (?P<anchor>...) in a pattern: the certificate named there must be an anchor of the case (the root,
             # or an intermediate that a chain.* mutation made an anchor and tagged "anchor@LABEL").
             target = m.groupdict().get("anchor")
-            if target is None or target == "root" or "anchor@" + target in tags:
+            if target is None or target == "root" or "anchor@" + target in tags \
+                    or (target == "leaf" and "chain.anchor-is-leaf" in tags):
                 return True
         return False
 
@@ -146,6 +147,9 @@ RULES = [
     # anyExtendedKeyUsage alone it is trusted; OpenSSL's sslserver purpose wants serverAuth.
     AllTagsRule("anchor-leaf-any-eku", [r"^chain\.anchor-is-leaf$", r"^eku\.leaf-any-only@leaf$"], OPENSSL_ALL,
                 profiles={"apple"}),
+    # A leaf that is itself the anchor is the whole path's trust anchor: it is not checked against CRLs (RFC 5280
+    # section 6.1: the anchor is not part of the path validated); OpenSSL -crl_check_all still looks for its CRL.
+    AllTagsRule("anchor-not-revocation-checked", [r"^chain\.anchor-is-leaf$", r"^crl\."], OPENSSL_ALL),
     # The path ends at the first anchor (SecTrust, RFC 5280 section 6.1.1 (d)): certificates above it are not read.
     AboveAnchorRule("above-the-anchor", r".", ALL),
     # RFC 5280 section 4.1.2.5: the validity period runs from notBefore through notAfter, inclusive; OpenSSL
@@ -171,7 +175,7 @@ RULES = [
     # GnuTLS refuses to import an anchor whose inner/outer signature algorithms differ, whose signature value is
     # empty or has unused bits, or whose signature algorithm it does not know; certkit trusts an anchor as given.
     Rule("gnutls-unimportable-anchor",
-         r"^(sigalg\.(mismatch|oid)|sig\.(empty|unused-bits|truncate))[^@]*@(?P<anchor>root|int\d?)$",
+         r"^(sigalg\.(mismatch|oid)|sig\.(empty|unused-bits|truncate))[^@]*@(?P<anchor>root|int\d?|leaf)$",
          ("certkit-backends",), kind="disagreement"),
     # GnuTLS matches issuer names byte for byte; the core (and OpenSSL, and trustd) compare normalised names.
     Rule("gnutls-name-bytes", r"^name\.issuer-(case|whitespace|string-type)@", ("certkit-backends",), kind="disagreement"),
