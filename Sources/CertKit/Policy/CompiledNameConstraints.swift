@@ -35,7 +35,9 @@ struct CompiledNameConstraints: Sendable {
         switch name {
         case .dnsName(let host):
             let normalized = HostnameMatcher.normalize(host)
+            // A wildcard dNSName stands for every name it can match: it is excluded when one of them is.
             return permitted.dns.allows(normalized) && !excluded.dns.matches(normalized)
+                && !(normalized.hasPrefix("*.") && excluded.dns.holdsMatchOf(wildcard: normalized))
         case .uri(let uri):
             let host = NameConstraintsChecker.uriHost(uri)
             if !permitted.uri.isEmpty && !(host.map(permitted.uri.matches) ?? false) { return false }
@@ -106,6 +108,9 @@ private struct HostBases: Sendable {
 
     init(exactBasesCoverSubdomains: Bool = true) { self.exactBasesCoverSubdomains = exactBasesCoverSubdomains }
 
+    /// The parent domain of every exact base (`b.example.com` → `example.com`).
+    private var exactParents: Set<String> = []
+
     mutating func add(_ base: String) {
         isEmpty = false
         if base.isEmpty {
@@ -114,7 +119,16 @@ private struct HostBases: Sendable {
             dotted.insert(base)
         } else {
             exact.insert(base)
+            if let dot = base.firstIndex(of: "."), dot != base.startIndex {
+                exactParents.insert(String(base[base.index(after: dot)...]))
+            }
         }
+    }
+
+    /// True when a name the wildcard `*.domain` can match (one label left of `domain`) is itself an exact base:
+    /// excluded `wild.example.com` holds a name `*.example.com` matches.
+    func holdsMatchOf(wildcard: String) -> Bool {
+        exactParents.contains(String(wildcard.dropFirst(2)))
     }
 
     /// No base at all, or one that holds `host`.

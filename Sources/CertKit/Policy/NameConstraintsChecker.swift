@@ -32,7 +32,18 @@ package enum NameConstraintsChecker {
         if case .ipAddress(let address) = name { return isAllowed(ipAddress: address, by: constraints) }
         let permittedOfForm = constraints.permitted.filter { sameForm($0, name) }
         if !permittedOfForm.isEmpty && !permittedOfForm.contains(where: { within(name, subtree: $0) }) { return false }
-        return !constraints.excluded.contains { sameForm($0, name) && within(name, subtree: $0) }
+        if constraints.excluded.contains(where: { sameForm($0, name) && within(name, subtree: $0) }) { return false }
+        // A wildcard dNSName stands for every name it can match: excluded when one of them is an excluded base.
+        if case .dnsName(let host) = name, HostnameMatcher.normalize(host).hasPrefix("*.") {
+            let domain = HostnameMatcher.normalize(host).dropFirst(2)
+            return !constraints.excluded.contains {
+                guard case .dnsName(let base) = $0 else { return false }
+                let normalized = HostnameMatcher.normalize(base)
+                guard let dot = normalized.firstIndex(of: "."), dot != normalized.startIndex else { return false }
+                return normalized[normalized.index(after: dot)...] == domain
+            }
+        }
+        return true
     }
 
     /// The iPAddress rule (see the type's documentation).

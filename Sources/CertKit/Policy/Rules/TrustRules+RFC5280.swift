@@ -33,7 +33,7 @@ extension TrustRules {
     /// Name constraints of every CA above a certificate.
     public static let nameConstraints = TrustRule(
         "rfc5280.name-constraints", .nameConstraints, everyProfile, "RFC 5280 §4.2.1.10, §6.1.3(b)(c)",
-        "every name of a certificate (SAN entries, the subject, subject emailAddress, the matched peer name) lies in the permitted and outside the excluded subtrees of every CA above it; rfc822Name constraints in their three forms (mailbox, host, .domain)")
+        "every name of a certificate (SAN entries, the subject, subject emailAddress, the matched peer name) lies in the permitted and outside the excluded subtrees of every CA above it; rfc822Name constraints in their three forms (mailbox, host, .domain); a wildcard dNSName stands for every name it can match")
     /// The maximum number of intermediates.
     public static let maxDepth = TrustRule(
         "rfc5280.max-depth", .chainLength, everyProfile, "RFC 5280 §6.1 (max_path_length); certkit --max-depth",
