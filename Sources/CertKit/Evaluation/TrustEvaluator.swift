@@ -123,6 +123,26 @@ public final class TrustEvaluator: Sendable {
         /// The failures one policy sees.
         func checks(forPolicy index: Int) -> [Set<TrustCheck>] { findings(forPolicy: index).checks }
 
+        /// Drops the failures the trust settings allow (`allowed[policy][certificate]`): each policy's findings
+        /// become its own view without what it allows, and a policy-independent failure stays common only when
+        /// no policy allows it.
+        mutating func allow(_ allowed: [[Set<TrustCheck>]]) {
+            guard allowed.contains(where: { $0.contains { !$0.isEmpty } }) else { return }
+            for policy in perPolicy.indices {
+                var merged = common
+                merged.merge(perPolicy[policy])
+                for (index, checks) in allowed[policy].enumerated() {
+                    for check in checks { merged.remove(check, at: index) }
+                }
+                perPolicy[policy] = merged
+            }
+            for (index, checks) in common.checks.enumerated() {
+                for check in checks where allowed.contains(where: { $0[index].contains(check) }) {
+                    common.remove(check, at: index)
+                }
+            }
+        }
+
         /// Removes `check` from certificate `index`, whichever findings recorded it.
         mutating func remove(_ check: TrustCheck, at index: Int) {
             common.remove(check, at: index)
@@ -143,12 +163,23 @@ public final class TrustEvaluator: Sendable {
     private func evaluate(
         _ evaluation: TrustEvaluation, leaf: Certificate, policies: [TrustPolicy], date: Date
     ) throws(BackendError) -> TrustReport {
+        // The trust settings decide which certificates they make anchors, under which policy (TrustSettingsIndex).
+        let settings = TrustSettingsIndex(evaluation.trustSettings)
+        let settingAnchors = settings.isEmpty ? [] : settings.anchors(for: policies)
         let anchorContext = try anchorContexts.context(
-            anchors: evaluation.anchors, alwaysTrust: evaluation.trustSettings.alwaysTrust,
+            anchors: evaluation.anchors, alwaysTrust: settingAnchors,
             system: evaluation.anchorsOnly ? nil : { self.systemAnchors() }, backend: backend)
         let appAnchorSet = anchorContext.appSupplied
-        let alwaysTrusted = anchorContext.alwaysTrusted
+        let settingAnchorSet = anchorContext.alwaysTrusted
         let store = anchorContext.store
+        // A path that ends at a certificate only the settings make an anchor is anchored for the policies whose
+        // settings say so, not for the others (their constraints name another policy or host).
+        func isAnchored(_ path: CandidatePath, under policy: TrustPolicy) -> Bool {
+            guard path.endsAtAnchor, let last = path.certificates.last else { return false }
+            guard settingAnchorSet.contains(last), !settings.isAnchor(last, under: policy) else { return true }
+            return evaluation.anchors.contains(last)
+                || (!evaluation.anchorsOnly && systemAnchors().contains(last))
+        }
         // The pool: presented certificates after the leaf, then --intermediates; each once, anchors left out
         // (they are found through the anchor index).
         var seen = Set<Certificate>(minimumCapacity: evaluation.certificates.count + evaluation.additionalIntermediates.count)
@@ -186,11 +217,13 @@ public final class TrustEvaluator: Sendable {
                 try backend.digest(.sha256, of: certificate.publicKey.derEncoded)
             }
             for policy in policies {
+                let policyPath = CandidatePath(
+                    certificates: path.certificates, endsAtAnchor: isAnchored(path, under: policy))
                 let context = PathContext(
-                    path: path, policy: policy, date: date, pins: evaluation.pins,
+                    path: policyPath, policy: policy, date: date, pins: evaluation.pins,
                     trustSettings: evaluation.trustSettings, maxDepth: evaluation.maxDepth,
-                    anchorIsAppSupplied: path.endsAtAnchor && appAnchorSet.contains(path.certificates.last!),
-                    spkiDigests: spkiDigests, limits: limits)
+                    anchorIsAppSupplied: policyPath.endsAtAnchor && appAnchorSet.contains(path.certificates.last!),
+                    spkiDigests: spkiDigests, limits: limits, trustSettingsIndex: settings)
                 let core = CorePolicy.findings(for: context)
                 perPolicy.append(core)
                 everything.merge(core)
@@ -202,9 +235,14 @@ public final class TrustEvaluator: Sendable {
             let added = weighed.additions(since: everything)
             var common = findings
             common.merge(added)
-            return Attempt(
+            var result = Attempt(
                 path: path, common: common, perPolicy: perPolicy,
                 notes: findings.notes + perPolicy.flatMap(\.notes) + added.notes)
+            // Errors the user's trust settings allow for a certificate are not reported for it.
+            if !settings.isEmpty {
+                result.allow(policies.map { settings.allowedErrors(path.certificates, under: $0) })
+            }
+            return result
         }
 
         var tried = 0
@@ -221,8 +259,11 @@ public final class TrustEvaluator: Sendable {
                 continue
             }
             if result.failureCount == 0 {
+                // A passing path through a certificate the settings trust (trustRoot, trustAsRoot) reads proceed.
+                let trusted = !settings.isEmpty
+                    && policies.allSatisfy { settings.grantsProceed(candidate.certificates, under: $0) }
                 return try report(result, evaluation: evaluation, policies: policies, date: date, tried: tried,
-                              alwaysTrusted: alwaysTrusted.contains(candidate.certificates.last!))
+                              alwaysTrusted: trusted)
             }
             if best.map({ result.rank < $0.rank }) ?? true { best = result }
         }
