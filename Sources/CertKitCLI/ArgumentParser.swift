@@ -8,6 +8,9 @@ struct OptionSpec: Sendable {
     let repeatable: Bool
     /// One line of help.
     let help: String
+    /// True when the value is optional: `--name` alone is a flag, `--name=VALUE` gives a value (a separate
+    /// argument is never taken as its value).
+    var optionalValue = false
 
     /// A flag (no value).
     static func flag(_ name: String, _ help: String) -> OptionSpec {
@@ -17,6 +20,11 @@ struct OptionSpec: Sendable {
     /// An option with a value; `repeatable` lets it occur more than once.
     static func value(_ name: String, _ valueName: String, repeatable: Bool = false, _ help: String) -> OptionSpec {
         OptionSpec(name: name, valueName: valueName, repeatable: repeatable, help: help)
+    }
+
+    /// An option whose value is optional and given only as `--name=VALUE`; `--name` alone sets the flag.
+    static func optionalValue(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, valueName: valueName, repeatable: false, help: help, optionalValue: true)
     }
 }
 
@@ -80,6 +88,13 @@ enum ArgumentParser {
             guard let spec = options.first(where: { $0.name == name }) else {
                 throw .usage("unknown option '--\(name)'", command: command)
             }
+            if spec.optionalValue {
+                if parsed.flags.contains(name) || parsed.values[name] != nil {
+                    throw .usage("option '--\(name)' given more than once", command: command)
+                }
+                if let inlineValue { parsed.values[name] = [inlineValue] } else { parsed.flags.insert(name) }
+                continue
+            }
             if spec.valueName == nil {
                 if inlineValue != nil { throw .usage("option '--\(name)' takes no value", command: command) }
                 if parsed.flags.contains(name) {
@@ -110,7 +125,7 @@ enum ArgumentParser {
     static func help(usage: String, summary: String, options: [OptionSpec], details: String = "") -> String {
         var lines = ["usage: \(usage)", "", summary, "", "options:"]
         let rendered = options.map { spec -> (String, String) in
-            let left = "--\(spec.name)" + (spec.valueName.map { " \($0)" } ?? "")
+            let left = "--\(spec.name)" + (spec.valueName.map { spec.optionalValue ? "[=\($0)]" : " \($0)" } ?? "")
             return (left, spec.help + (spec.repeatable ? " (repeatable)" : ""))
         } + [("-h, --help", "show this help")]
         let width = rendered.map(\.0.count).max() ?? 0
