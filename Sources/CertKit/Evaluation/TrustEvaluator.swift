@@ -180,11 +180,14 @@ public final class TrustEvaluator: Sendable {
             return evaluation.anchors.contains(last)
                 || (!evaluation.anchorsOnly && systemAnchors().contains(last))
         }
-        // The pool: presented certificates after the leaf, then --intermediates; each once, anchors left out
-        // (they are found through the anchor index).
+        // The pool: presented certificates after the leaf, then --intermediates, then the certificates with trust
+        // settings that are not anchors (as trustd finds issuers in the keychains that hold the settings, so a path
+        // through a distrusted certificate is found and denied); each once, anchors left out (they are found
+        // through the anchor index).
         var seen = Set<Certificate>(minimumCapacity: evaluation.certificates.count + evaluation.additionalIntermediates.count)
         seen.insert(leaf)
-        let pool = (evaluation.certificates.dropFirst() + evaluation.additionalIntermediates).filter {
+        let settingCertificates = settings.isEmpty ? [] : evaluation.trustSettings.certificates
+        let pool = (evaluation.certificates.dropFirst() + evaluation.additionalIntermediates + settingCertificates).filter {
             !anchorContext.anchorSet.contains($0) && seen.insert($0).inserted
         }
 
@@ -260,10 +263,9 @@ public final class TrustEvaluator: Sendable {
             }
             if result.failureCount == 0 {
                 // A passing path through a certificate the settings trust (trustRoot, trustAsRoot) reads proceed.
-                let trusted = !settings.isEmpty
-                    && policies.allSatisfy { settings.grantsProceed(candidate.certificates, under: $0) }
+                let trusted = policies.map { settings.grantsProceed(candidate.certificates, under: $0) }
                 return try report(result, evaluation: evaluation, policies: policies, date: date, tried: tried,
-                              alwaysTrusted: trusted)
+                              alwaysTrusted: trusted.allSatisfy { $0 }, policyTrusted: trusted)
             }
             if best.map({ result.rank < $0.rank }) ?? true { best = result }
         }
@@ -290,19 +292,23 @@ public final class TrustEvaluator: Sendable {
         }
         var final = best!
         if builder.limitReached { final.common.record(TrustRules.pathBuildingLimit, at: 0) }
-        return try report(final, evaluation: evaluation, policies: policies, date: date, tried: tried, alwaysTrusted: false)
+        // A policy that passes on its own reads proceed when the settings trust a certificate of the path for it.
+        return try report(final, evaluation: evaluation, policies: policies, date: date, tried: tried, alwaysTrusted: false,
+                          policyTrusted: policies.map { settings.grantsProceed(final.path.certificates, under: $0) })
     }
 
     private func report(
         _ attempt: Attempt, evaluation: TrustEvaluation, policies: [TrustPolicy], date: Date, tried: Int,
-        alwaysTrusted: Bool
+        alwaysTrusted: Bool, policyTrusted: [Bool]? = nil
     ) throws(BackendError) -> TrustReport {
         let chain = attempt.path.certificates
         // Fingerprints (and the leaf digest exceptions are bound to) come from the backend's library.
         let fingerprints = try chain.map { certificate throws(BackendError) in
             try backend.digest(.sha256, of: certificate.derEncoded)
         }
-        func outcome(_ findings: PathFindings, _ policy: TrustPolicy) -> (PolicyResult, rules: [[TrustCheck: [TrustRule]]]) {
+        func outcome(_ findings: PathFindings, _ policy: TrustPolicy, alwaysTrusted: Bool = alwaysTrusted)
+            -> (PolicyResult, rules: [[TrustCheck: [TrustRule]]])
+        {
             let checks = findings.checks
             let result = TrustAggregator.result(
                 checks: checks, leafSHA256: fingerprints.first, alwaysTrusted: alwaysTrusted,
@@ -323,7 +329,9 @@ public final class TrustEvaluator: Sendable {
                                  error: error),
                     accepted ? findings.rules.map { _ in [:] } : findings.rules)
         }
-        let perPolicy = policies.indices.map { outcome(attempt.findings(forPolicy: $0), policies[$0]).0 }
+        let perPolicy = policies.indices.map {
+            outcome(attempt.findings(forPolicy: $0), policies[$0], alwaysTrusted: policyTrusted?[$0] ?? alwaysTrusted).0
+        }
         // The overall verdict sees every failure; its error and policy are those of the policy that failed worst.
         let primary = TrustAggregator.primaryFailure(attempt.checks)
         let failing = primary.flatMap { primary in

@@ -63,8 +63,12 @@ enum TrustStoreFormat {
         let header: Header
         do {
             header = try JSONDecoder().decode(Header.self, from: data)
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            throw corrupt("not JSON")
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            throw corrupt("not a JSON object")
         } catch {
-            throw corrupt("not a JSON object (\(reason(error)))")
+            throw corrupt(reason(error))
         }
         guard header.format == name else {
             throw corrupt(header.format.map { "format is '\(MessageText.line($0, limit: 40))', not '\(name)'" }
