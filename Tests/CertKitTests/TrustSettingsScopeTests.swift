@@ -191,12 +191,14 @@ struct TrustSettingsScopeTests {
         #expect(Constraint(result: .unspecified, allowedErrors: [.revocation]).problem(for: pki.leaf) != nil)
         #expect(Constraint(result: .unspecified, allowedErrors: [.usageConstraints]).problem(for: pki.leaf) != nil)
         #expect(Constraint(result: .deny, host: "a.example").problem(for: pki.leaf) != nil)
-        // Even given to an evaluation, a deny stays a deny.
-        let report = Self.evaluate(
-            "openssl", pki, anchors: [pki.root],
-            settings: [(pki.intermediate, [Constraint(result: .deny)]),
-                       (pki.leaf, [Constraint(result: .unspecified, allowedErrors: [.usageConstraints])])])
-        #expect(report.result == .deny)
+        // Even given to an evaluation, a deny stays a deny, on the certificate itself or another.
+        for settings: [(Certificate, [Constraint])] in [
+            [(pki.intermediate, [Constraint(result: .deny)]),
+             (pki.leaf, [Constraint(result: .unspecified, allowedErrors: [.usageConstraints])])],
+            [(pki.intermediate, [Constraint(result: .deny), Constraint(result: .unspecified, allowedErrors: [.usageConstraints])])],
+        ] {
+            #expect(Self.evaluate("openssl", pki, anchors: [pki.root], settings: settings).result == .deny)
+        }
     }
 
     @Test("always-trust and distrust are unrestricted trustRoot/trustAsRoot and deny")
