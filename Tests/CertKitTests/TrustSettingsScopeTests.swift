@@ -72,6 +72,14 @@ struct TrustSettingsScopeTests {
         let wrongOnRoot = Self.evaluate(backend, pki, settings: [(pki.root, [Constraint(result: .trustAsRoot)])])
         #expect(wrongOnRoot.result == .recoverableTrustFailure)
         #expect(wrongOnRoot.error?.check == .anchorTrusted)
+        // Ignored entirely: it neither makes a passing path proceed nor hides a later deny.
+        let anchored = Self.evaluate(
+            backend, pki, anchors: [pki.root], settings: [(pki.intermediate, [Constraint(result: .trustRoot)])])
+        #expect(anchored.result == .unspecified)
+        let thenDeny = Self.evaluate(
+            backend, pki, anchors: [pki.root],
+            settings: [(pki.intermediate, [Constraint(result: .trustRoot), Constraint(result: .deny)])])
+        #expect(thenDeny.result == .deny)
         #expect(Constraint(result: .trustRoot).problem(for: pki.intermediate) != nil)
         #expect(Constraint(result: .trustAsRoot).problem(for: pki.root) != nil)
     }

@@ -47,6 +47,8 @@ struct TrustStoreTests {
         let store = Self.store(directory)
         #expect(try store.entries().isEmpty)
         #expect(!FileManager.default.fileExists(atPath: store.path), "reading creates nothing")
+        #expect { try store.remove(sha256Prefix: "abcd") } throws: { ($0 as? TrustStoreError)?.kind == .notFound }
+        #expect(!FileManager.default.fileExists(atPath: store.directory), "a removal creates nothing")
         let added = try store.add(Self.root, constraint: Constraint(result: .trustRoot))
         #expect(added.sha256Hex == Hex.encode(try OpenSSLBackend().digest(.sha256, of: Self.root.derEncoded)))
         try store.add(Self.chain[1], constraint: Constraint(result: .deny, policy: .sslServer, host: "a.example"))

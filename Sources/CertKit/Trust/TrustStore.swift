@@ -198,7 +198,7 @@ public final class TrustStore: Sendable {
     public func remove(_ certificate: Certificate) throws(TrustStoreError) -> Entry {
         let fingerprint = try digest(certificate)
         let path = self.path
-        return try modify { (entries: inout [Entry]) throws(TrustStoreError) -> Entry in
+        return try modify(creating: false) { (entries: inout [Entry]) throws(TrustStoreError) -> Entry in
             guard let index = entries.firstIndex(where: { $0.sha256 == fingerprint }) else {
                 throw TrustStoreError(
                     .notFound, file: path, problem: "\(certificate.subject) (sha256 \(Hex.encode(fingerprint))) is not in the trust store")
@@ -214,7 +214,7 @@ public final class TrustStore: Sendable {
     @discardableResult
     public func remove(sha256Prefix prefix: String) throws(TrustStoreError) -> Entry {
         let path = self.path
-        return try modify { (entries: inout [Entry]) throws(TrustStoreError) -> Entry in
+        return try modify(creating: false) { (entries: inout [Entry]) throws(TrustStoreError) -> Entry in
             let wanted = Self.normalizedPrefix(prefix)
             let removed = try Self.single(entries.filter { $0.sha256Hex.hasPrefix(wanted) }, prefix: prefix, path: path)
             entries.removeAll { $0.sha256 == removed.sha256 }
@@ -229,10 +229,15 @@ public final class TrustStore: Sendable {
 
     // MARK: Internals
 
-    /// Runs `body` on the store's entries under the lock and writes the result back when it changed.
+    /// Runs `body` on the store's entries under the lock and writes the result back when it changed. With
+    /// `creating` false, a missing store directory is an empty store that is not created (a removal).
     private func modify<Value>(
-        _ body: (inout [Entry]) throws(TrustStoreError) -> Value
+        creating: Bool = true, _ body: (inout [Entry]) throws(TrustStoreError) -> Value
     ) throws(TrustStoreError) -> Value {
+        if !creating, !FileManager.default.fileExists(atPath: directory) {
+            var nothing: [Entry] = []
+            return try body(&nothing)
+        }
         try TrustStoreFiles.createDirectory(directory)
         let lock = try TrustStoreFiles.Lock(path: lockPath, timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
