@@ -232,7 +232,7 @@ struct TrustCommandTests {
     func help() {
         #expect(certkit(["trust", "--help"]).stdoutText.contains("subcommands:"))
         #expect(certkit(["trust", "add", "--help"]).stdoutText.hasPrefix("usage: certkit trust add"))
-        #expect(certkit(["evaluate", "--help"]).stdoutText.contains("--trust-store[=DIR]"))
+        #expect(certkit(["evaluate", "--help"]).stdoutText.contains("--trust-store [DIR]"))
         #expect(certkit(["trust"]).code == 2)
         let unknown = certkit(["trust", "frobnicate"])
         #expect(unknown.code == 2)
@@ -321,7 +321,7 @@ struct EvaluateTrustStoreTests {
         #expect(otherHostRun.code == 12, "the deny applies to its host (\(otherHostRun.stdoutText))")
     }
 
-    @Test("--trust-store with the command line's settings and anchors; --trust-store DIR is not its value")
+    @Test("--trust-store with the command line's settings and anchors; --trust-store DIR only for an existing directory")
     func combination() throws {
         let directory = try TemporaryDirectory()
         let intermediate = try TrustFixtures.single(TrustFixtures.chain, 1, in: directory, name: "int.pem")
@@ -331,8 +331,15 @@ struct EvaluateTrustStoreTests {
         let withAnchor = evaluate(empty, ["--anchors", TrustFixtures.root])
         #expect(withAnchor.stdoutText.hasPrefix("unspecified: trusted"), "an empty (missing) store changes nothing")
         let spaced = certkit(TrustFixtures.evaluateArguments + ["--trust-store", store, TrustFixtures.chain])
-        #expect(spaced.code == 2)
-        #expect(spaced.stderr.contains("one CHAIN file expected"))
+        #expect(spaced.code == 0, "an existing directory after --trust-store is the store (\(spaced.stderr))")
+        #expect(spaced.stdoutText.hasPrefix("proceed: trusted"))
+        // A file after --trust-store is the CHAIN, and the default store (here from CERTKIT_STORE) is used.
+        let flag = certkit(TrustFixtures.evaluateArguments + ["--trust-store", TrustFixtures.chain],
+                           environment: ["CERTKIT_STORE": store])
+        #expect(flag.stdoutText.hasPrefix("proceed: trusted"), "\(flag.stderr)")
+        let missing = certkit(TrustFixtures.evaluateArguments + ["--trust-store", directory.file("not-yet"), TrustFixtures.chain],
+                              environment: ["CERTKIT_STORE": store])
+        #expect(missing.code == 2, "a directory that does not exist is not taken as the store")
         #expect(certkit(TrustFixtures.evaluateArguments + ["--trust-store", "--trust-store", TrustFixtures.chain]).code == 2)
     }
 }

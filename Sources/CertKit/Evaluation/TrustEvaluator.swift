@@ -324,7 +324,7 @@ public final class TrustEvaluator: Sendable {
                     rule: rule)
             }
             // Accepted exceptions: as trustd, a check an exception allows is not recorded as failed.
-            let accepted = result == .proceed && !alwaysTrusted
+            let accepted = result == .proceed && checks.contains { !$0.isEmpty }
             return (PolicyResult(policy: policy, result: result, checks: accepted ? checks.map { _ in [] } : checks,
                                  error: error),
                     accepted ? findings.rules.map { _ in [:] } : findings.rules)
