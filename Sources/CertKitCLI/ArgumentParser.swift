@@ -8,6 +8,12 @@ struct OptionSpec: Sendable {
     let repeatable: Bool
     /// One line of help.
     let help: String
+    /// True when the value is optional: `--name` alone is a flag, `--name=VALUE` gives a value, and so does a
+    /// following argument that ``takesNext`` accepts.
+    var optionalValue = false
+    /// For an optional value: whether the next argument (one that does not start with `-`) is the value rather
+    /// than a positional argument.
+    var takesNext: (@Sendable (String) -> Bool)?
 
     /// A flag (no value).
     static func flag(_ name: String, _ help: String) -> OptionSpec {
@@ -17,6 +23,15 @@ struct OptionSpec: Sendable {
     /// An option with a value; `repeatable` lets it occur more than once.
     static func value(_ name: String, _ valueName: String, repeatable: Bool = false, _ help: String) -> OptionSpec {
         OptionSpec(name: name, valueName: valueName, repeatable: repeatable, help: help)
+    }
+
+    /// An option whose value is optional: `--name=VALUE`, or `--name VALUE` when `takesNext` accepts VALUE;
+    /// `--name` alone sets the flag.
+    static func optionalValue(
+        _ name: String, _ valueName: String, _ help: String, takesNext: @escaping @Sendable (String) -> Bool
+    ) -> OptionSpec {
+        OptionSpec(
+            name: name, valueName: valueName, repeatable: false, help: help, optionalValue: true, takesNext: takesNext)
     }
 }
 
@@ -80,6 +95,21 @@ enum ArgumentParser {
             guard let spec = options.first(where: { $0.name == name }) else {
                 throw .usage("unknown option '--\(name)'", command: command)
             }
+            if spec.optionalValue {
+                if parsed.flags.contains(name) || parsed.values[name] != nil {
+                    throw .usage("option '--\(name)' given more than once", command: command)
+                }
+                if let inlineValue {
+                    parsed.values[name] = [inlineValue]
+                } else if !optionsEnded, index < arguments.count, !arguments[index].hasPrefix("-"),
+                          spec.takesNext?(arguments[index]) == true {
+                    parsed.values[name] = [arguments[index]]
+                    index += 1
+                } else {
+                    parsed.flags.insert(name)
+                }
+                continue
+            }
             if spec.valueName == nil {
                 if inlineValue != nil { throw .usage("option '--\(name)' takes no value", command: command) }
                 if parsed.flags.contains(name) {
@@ -110,7 +140,7 @@ enum ArgumentParser {
     static func help(usage: String, summary: String, options: [OptionSpec], details: String = "") -> String {
         var lines = ["usage: \(usage)", "", summary, "", "options:"]
         let rendered = options.map { spec -> (String, String) in
-            let left = "--\(spec.name)" + (spec.valueName.map { " \($0)" } ?? "")
+            let left = "--\(spec.name)" + (spec.valueName.map { spec.optionalValue ? " [\($0)]" : " \($0)" } ?? "")
             return (left, spec.help + (spec.repeatable ? " (repeatable)" : ""))
         } + [("-h, --help", "show this help")]
         let width = rendered.map(\.0.count).max() ?? 0

@@ -11,7 +11,9 @@ public enum CertKitCommand {
     /// The version `--version` prints.
     public static let version = "0.1.0"
 
-    static var commands: [any Command.Type] { [ConvertCommand.self, InspectCommand.self, EvaluateCommand.self, ConnectCommand.self] }
+    static var commands: [any Command.Type] {
+        [ConvertCommand.self, InspectCommand.self, EvaluateCommand.self, ConnectCommand.self, TrustCommand.self]
+    }
 
     /// The tool's help.
     static var help: String {
@@ -42,12 +44,14 @@ public enum CertKitCommand {
         run(arguments: arguments, stdin: stdin, stdout: stdout, stderr: stderr, registry: .standard)
     }
 
-    /// Runs `certkit` with the backends of `registry`.
+    /// Runs `certkit` with the backends of `registry`; `environment` is the process environment (it chooses the
+    /// default trust store).
     package static func run(
         arguments: [String], stdin: any ByteSource, stdout: any ByteSink, stderr: any ByteSink,
-        registry: BackendRegistry
+        registry: BackendRegistry, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Int32 {
-        let context = CommandContext(stdin: stdin, stdout: stdout, stderr: stderr, registry: registry)
+        let context = CommandContext(
+            stdin: stdin, stdout: stdout, stderr: stderr, registry: registry, environment: environment)
         do {
             return try dispatch(arguments, context: context).rawValue
         } catch {
@@ -60,7 +64,7 @@ public enum CertKitCommand {
 
     private static func dispatch(_ arguments: [String], context: CommandContext) throws(CLIError) -> ExitCode {
         guard let first = arguments.first else {
-            throw .usage("no command given (convert, inspect, evaluate, connect)", command: nil)
+            throw .usage("no command given (convert, inspect, evaluate, connect, trust)", command: nil)
         }
         switch first {
         case "-h", "--help", "help":
@@ -75,6 +79,9 @@ public enum CertKitCommand {
         guard let command = commands.first(where: { $0.name == first }) else {
             throw .usage(
                 first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown command '\(first)'", command: nil)
+        }
+        if let group = command as? any CommandGroup.Type {
+            return try group.dispatch(Array(arguments.dropFirst()), context: context)
         }
         let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), options: command.options, command: command.name)
         if parsed.helpRequested {

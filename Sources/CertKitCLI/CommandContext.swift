@@ -7,6 +7,8 @@ struct CommandContext {
     let stdout: any ByteSink
     let stderr: any ByteSink
     let registry: BackendRegistry
+    /// The process environment (`CERTKIT_STORE`, `XDG_DATA_HOME`, `HOME` choose the trust store).
+    var environment: [String: String] = [:]
 
     var reader: InputReader { InputReader(stdin: stdin) }
     var loader: CertificateLoader { CertificateLoader(reader: reader, stderr: stderr) }
@@ -40,4 +42,10 @@ protocol Command {
 
     /// Runs with parsed arguments and returns the exit code.
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CLIError) -> ExitCode
+}
+
+/// A command made of subcommands (`certkit trust add`): it reads its arguments itself.
+protocol CommandGroup {
+    /// Runs `arguments` (after the group's name) and returns the exit code.
+    static func dispatch(_ arguments: [String], context: CommandContext) throws(CLIError) -> ExitCode
 }

@@ -24,6 +24,13 @@ enum EvaluateCommand: Command {
         .flag("system-roots", "also trust the system roots (SSL_CERT_FILE, else the distribution's bundle)"),
         .value("always-trust", "FILE", repeatable: true, "certificates the user always trusts (result: proceed)"),
         .value("distrust", "FILE", repeatable: true, "certificates the user distrusts (result: deny)"),
+        .optionalValue(
+            "trust-store", "DIR",
+            "also apply the settings of the trust store DIR (an existing directory, or --trust-store=DIR), else of the default store ($CERTKIT_STORE, $XDG_DATA_HOME/certkit or ~/.local/share/certkit)",
+            takesNext: { argument in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) && isDirectory.boolValue
+            }),
         .value("crl", "FILE", repeatable: true, "certificate revocation lists, PEM or DER"),
         .value("pin", "sha256/BASE64", repeatable: true, "SPKI SHA-256 pins; the leaf or a CA must match one"),
         .value("exceptions", "FILE", "exceptions saved by an earlier --save-exceptions"),

@@ -15,6 +15,9 @@ struct EvaluateOptions {
     var intermediates: [String]
     var alwaysTrust: [String]
     var distrust: [String]
+    /// True when `--trust-store` was given; ``trustStoreDirectory`` is its `=DIR`, nil for the default store.
+    var useTrustStore: Bool
+    var trustStoreDirectory: String?
     var crls: [String]
     var pins: [SPKIPin]
     var policy: TrustPolicy
@@ -42,13 +45,15 @@ struct EvaluateOptions {
         intermediates = arguments.all("intermediates")
         alwaysTrust = arguments.all("always-trust")
         distrust = arguments.all("distrust")
+        trustStoreDirectory = arguments.value("trust-store")
+        useTrustStore = arguments.has("trust-store") || trustStoreDirectory != nil
         crls = arguments.all("crl")
         systemRoots = arguments.has("system-roots")
         exceptions = arguments.value("exceptions")
         saveExceptions = arguments.value("save-exceptions")
         json = arguments.has("json")
-        if anchors.isEmpty, !systemRoots, alwaysTrust.isEmpty {
-            throw .usage("--anchors FILE is required (or --system-roots, or --always-trust FILE)", command: command)
+        if anchors.isEmpty, !systemRoots, alwaysTrust.isEmpty, !useTrustStore {
+            throw .usage("--anchors FILE is required (or --system-roots, --always-trust FILE or --trust-store)", command: command)
         }
         let stdinUsers = ([chain] + anchors + intermediates + alwaysTrust + distrust + crls + [exceptions].compactMap { $0 })
             .filter { $0 == "-" }
@@ -144,15 +149,31 @@ struct EvaluateOptions {
                 throw .input(file: InputReader.displayName(path), problem: "not a certkit exceptions file: \(Self.reason(error))")
             }
         }
+        // The store's settings come after the command line's (--distrust still denies whatever the store says).
+        let stored = try storeSettings(context: context)
         let crlLoader = CRLLoader(reader: context.reader)
         var revocationLists: [CertificateRevocationList] = []
         for path in crls { revocationLists += try crlLoader.load(path) }
         return TrustEvaluation(
             certificates: certificates, policies: [policy], anchors: anchorCertificates, anchorsOnly: !systemRoots,
             verifyDate: verifyDate,
-            trustSettings: TrustSettings(alwaysTrust: try loader.loadAll(alwaysTrust), distrust: try loader.loadAll(distrust)),
+            trustSettings: TrustSettings(
+                alwaysTrust: try loader.loadAll(alwaysTrust), distrust: try loader.loadAll(distrust),
+                certificateSettings: stored),
             exceptions: exceptionsValue, crls: revocationLists, pins: pins,
             additionalIntermediates: try loader.loadAll(intermediates), maxDepth: maxDepth)
+    }
+
+    /// The trust store's settings when `--trust-store` was given, else none.
+    /// - Throws: an input error naming the store file when it is corrupt, newer or unreadable.
+    private func storeSettings(context: CommandContext) throws(CLIError) -> [CertificateTrustSettings] {
+        guard useTrustStore else { return [] }
+        let directory = try TrustStoreOption.directory(
+            trustStoreDirectory, environment: context.environment, command: EvaluateCommand.name)
+        let store = TrustStoreOption.store(directory, context: context)
+        return try TrustStoreOption.run(command: EvaluateCommand.name) { () throws(TrustStoreError) in
+            try store.entries().map(\.settings)
+        }
     }
 
     private static func reason(_ error: any Error) -> String {

@@ -6,7 +6,8 @@ import Testing
 
 /// One chain, the same verdict from the built `certkit` binary and from the library, in every mode: anchors only
 /// (`--anchors` / `anchorsOnly: true`), system roots (`--system-roots` under `SSL_CERT_FILE` naming a test
-/// bundle / `anchorsOnly: false` over the same bundle), each with and without exceptions saved from a first run
+/// bundle / `anchorsOnly: false` over the same bundle), a trust store whose root setting is limited to
+/// `leaf.example` (`--trust-store=DIR` / `TrustStore.trustSettings()`), each with and without exceptions saved from a first run
 /// (`--save-exceptions` then `--exceptions` / `TrustReport.exceptions` set on the evaluation), on every backend.
 ///
 /// The chain (`validity-825-days-apple`: a leaf valid for 1096 days) tells the modes apart: under the Apple
@@ -17,6 +18,7 @@ struct SameVerdictTests {
     enum Anchors: String, CaseIterable, Sendable {
         case anchorsOnly = "anchors only"
         case systemRoots = "system roots"
+        case trustStore = "trust store"
     }
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -72,6 +74,15 @@ struct SameVerdictTests {
             let system = SystemTrustStore.load(environment: environment)
             #expect(system.certificates.count == 2 && system.problem == nil)
             evaluator = TrustEvaluator(backend: backend) { system.certificates }
+        case .trustStore:
+            let store = directory.file("store")
+            let added = try BinaryTests.run(["trust", "add", "--store", store, "--host", "leaf.example", Self.rootPath])
+            #expect(added.code == 0, "\(added.stderr)")
+            arguments += ["--trust-store=\(store)"]
+            evaluation.anchorsOnly = true
+            evaluation.trustSettings = try TrustStore(directory: store, backend: backend).trustSettings()
+            #expect(evaluation.trustSettings.certificateSettings.map(\.certificate) == root)
+            evaluator = TrustEvaluator(backend: backend)
         }
 
         var report = evaluator.evaluate(evaluation)
@@ -100,6 +111,8 @@ struct SameVerdictTests {
         case (.anchorsOnly, _, false): #expect(report.checks.first?.contains(.validityPeriodMaximums) == true)
         case (.systemRoots, "leaf.example", false): #expect(report.result == .unspecified)
         case (.systemRoots, _, false): #expect(report.error?.check == .sslHostname)
+        case (.trustStore, "leaf.example", false): #expect(report.checks.first?.contains(.validityPeriodMaximums) == true)
+        case (.trustStore, _, false): #expect(report.error?.check == .anchorTrusted, "the setting names leaf.example")
         }
     }
 

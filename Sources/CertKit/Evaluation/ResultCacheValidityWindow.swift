@@ -35,7 +35,7 @@ struct ResultCacheValidityWindow: Sendable, Hashable {
         }
         let certificateLists = [
             evaluation.certificates, evaluation.additionalIntermediates, evaluation.anchors,
-            evaluation.trustSettings.alwaysTrust, evaluation.trustSettings.distrust,
+            evaluation.trustSettings.certificates,
             evaluation.anchorsOnly ? [] : systemAnchors,
         ]
         for list in certificateLists {

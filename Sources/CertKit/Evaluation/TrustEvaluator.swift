@@ -123,6 +123,26 @@ public final class TrustEvaluator: Sendable {
         /// The failures one policy sees.
         func checks(forPolicy index: Int) -> [Set<TrustCheck>] { findings(forPolicy: index).checks }
 
+        /// Drops the failures the trust settings allow (`allowed[policy][certificate]`): each policy's findings
+        /// become its own view without what it allows, and a policy-independent failure stays common only when
+        /// no policy allows it.
+        mutating func allow(_ allowed: [[Set<TrustCheck>]]) {
+            guard allowed.contains(where: { $0.contains { !$0.isEmpty } }) else { return }
+            for policy in perPolicy.indices {
+                var merged = common
+                merged.merge(perPolicy[policy])
+                for (index, checks) in allowed[policy].enumerated() {
+                    for check in checks { merged.remove(check, at: index) }
+                }
+                perPolicy[policy] = merged
+            }
+            for (index, checks) in common.checks.enumerated() {
+                for check in checks where allowed.contains(where: { $0[index].contains(check) }) {
+                    common.remove(check, at: index)
+                }
+            }
+        }
+
         /// Removes `check` from certificate `index`, whichever findings recorded it.
         mutating func remove(_ check: TrustCheck, at index: Int) {
             common.remove(check, at: index)
@@ -143,17 +163,31 @@ public final class TrustEvaluator: Sendable {
     private func evaluate(
         _ evaluation: TrustEvaluation, leaf: Certificate, policies: [TrustPolicy], date: Date
     ) throws(BackendError) -> TrustReport {
+        // The trust settings decide which certificates they make anchors, under which policy (TrustSettingsIndex).
+        let settings = TrustSettingsIndex(evaluation.trustSettings)
+        let settingAnchors = settings.isEmpty ? [] : settings.anchors(for: policies)
         let anchorContext = try anchorContexts.context(
-            anchors: evaluation.anchors, alwaysTrust: evaluation.trustSettings.alwaysTrust,
+            anchors: evaluation.anchors, alwaysTrust: settingAnchors,
             system: evaluation.anchorsOnly ? nil : { self.systemAnchors() }, backend: backend)
         let appAnchorSet = anchorContext.appSupplied
-        let alwaysTrusted = anchorContext.alwaysTrusted
+        let settingAnchorSet = anchorContext.alwaysTrusted
         let store = anchorContext.store
-        // The pool: presented certificates after the leaf, then --intermediates; each once, anchors left out
-        // (they are found through the anchor index).
+        // A path that ends at a certificate only the settings make an anchor is anchored for the policies whose
+        // settings say so, not for the others (their constraints name another policy or host).
+        func isAnchored(_ path: CandidatePath, under policy: TrustPolicy) -> Bool {
+            guard path.endsAtAnchor, let last = path.certificates.last else { return false }
+            guard settingAnchorSet.contains(last), !settings.isAnchor(last, under: policy) else { return true }
+            return evaluation.anchors.contains(last)
+                || (!evaluation.anchorsOnly && systemAnchors().contains(last))
+        }
+        // The pool: presented certificates after the leaf, then --intermediates, then the certificates with trust
+        // settings that are not anchors (as trustd finds issuers in the keychains that hold the settings, so a path
+        // through a distrusted certificate is found and denied); each once, anchors left out (they are found
+        // through the anchor index).
         var seen = Set<Certificate>(minimumCapacity: evaluation.certificates.count + evaluation.additionalIntermediates.count)
         seen.insert(leaf)
-        let pool = (evaluation.certificates.dropFirst() + evaluation.additionalIntermediates).filter {
+        let settingCertificates = settings.isEmpty ? [] : evaluation.trustSettings.certificates
+        let pool = (evaluation.certificates.dropFirst() + evaluation.additionalIntermediates + settingCertificates).filter {
             !anchorContext.anchorSet.contains($0) && seen.insert($0).inserted
         }
 
@@ -186,11 +220,13 @@ public final class TrustEvaluator: Sendable {
                 try backend.digest(.sha256, of: certificate.publicKey.derEncoded)
             }
             for policy in policies {
+                let policyPath = CandidatePath(
+                    certificates: path.certificates, endsAtAnchor: isAnchored(path, under: policy))
                 let context = PathContext(
-                    path: path, policy: policy, date: date, pins: evaluation.pins,
+                    path: policyPath, policy: policy, date: date, pins: evaluation.pins,
                     trustSettings: evaluation.trustSettings, maxDepth: evaluation.maxDepth,
-                    anchorIsAppSupplied: path.endsAtAnchor && appAnchorSet.contains(path.certificates.last!),
-                    spkiDigests: spkiDigests, limits: limits)
+                    anchorIsAppSupplied: policyPath.endsAtAnchor && appAnchorSet.contains(path.certificates.last!),
+                    spkiDigests: spkiDigests, limits: limits, trustSettingsIndex: settings)
                 let core = CorePolicy.findings(for: context)
                 perPolicy.append(core)
                 everything.merge(core)
@@ -202,9 +238,14 @@ public final class TrustEvaluator: Sendable {
             let added = weighed.additions(since: everything)
             var common = findings
             common.merge(added)
-            return Attempt(
+            var result = Attempt(
                 path: path, common: common, perPolicy: perPolicy,
                 notes: findings.notes + perPolicy.flatMap(\.notes) + added.notes)
+            // Errors the user's trust settings allow for a certificate are not reported for it.
+            if !settings.isEmpty {
+                result.allow(policies.map { settings.allowedErrors(path.certificates, under: $0) })
+            }
+            return result
         }
 
         var tried = 0
@@ -221,8 +262,10 @@ public final class TrustEvaluator: Sendable {
                 continue
             }
             if result.failureCount == 0 {
+                // A passing path through a certificate the settings trust (trustRoot, trustAsRoot) reads proceed.
+                let trusted = policies.map { settings.grantsProceed(candidate.certificates, under: $0) }
                 return try report(result, evaluation: evaluation, policies: policies, date: date, tried: tried,
-                              alwaysTrusted: alwaysTrusted.contains(candidate.certificates.last!))
+                              alwaysTrusted: trusted.allSatisfy { $0 }, policyTrusted: trusted)
             }
             if best.map({ result.rank < $0.rank }) ?? true { best = result }
         }
@@ -249,19 +292,23 @@ public final class TrustEvaluator: Sendable {
         }
         var final = best!
         if builder.limitReached { final.common.record(TrustRules.pathBuildingLimit, at: 0) }
-        return try report(final, evaluation: evaluation, policies: policies, date: date, tried: tried, alwaysTrusted: false)
+        // A policy that passes on its own reads proceed when the settings trust a certificate of the path for it.
+        return try report(final, evaluation: evaluation, policies: policies, date: date, tried: tried, alwaysTrusted: false,
+                          policyTrusted: policies.map { settings.grantsProceed(final.path.certificates, under: $0) })
     }
 
     private func report(
         _ attempt: Attempt, evaluation: TrustEvaluation, policies: [TrustPolicy], date: Date, tried: Int,
-        alwaysTrusted: Bool
+        alwaysTrusted: Bool, policyTrusted: [Bool]? = nil
     ) throws(BackendError) -> TrustReport {
         let chain = attempt.path.certificates
         // Fingerprints (and the leaf digest exceptions are bound to) come from the backend's library.
         let fingerprints = try chain.map { certificate throws(BackendError) in
             try backend.digest(.sha256, of: certificate.derEncoded)
         }
-        func outcome(_ findings: PathFindings, _ policy: TrustPolicy) -> (PolicyResult, rules: [[TrustCheck: [TrustRule]]]) {
+        func outcome(_ findings: PathFindings, _ policy: TrustPolicy, alwaysTrusted: Bool = alwaysTrusted)
+            -> (PolicyResult, rules: [[TrustCheck: [TrustRule]]])
+        {
             let checks = findings.checks
             let result = TrustAggregator.result(
                 checks: checks, leafSHA256: fingerprints.first, alwaysTrusted: alwaysTrusted,
@@ -277,12 +324,14 @@ public final class TrustEvaluator: Sendable {
                     rule: rule)
             }
             // Accepted exceptions: as trustd, a check an exception allows is not recorded as failed.
-            let accepted = result == .proceed && !alwaysTrusted
+            let accepted = result == .proceed && checks.contains { !$0.isEmpty }
             return (PolicyResult(policy: policy, result: result, checks: accepted ? checks.map { _ in [] } : checks,
                                  error: error),
                     accepted ? findings.rules.map { _ in [:] } : findings.rules)
         }
-        let perPolicy = policies.indices.map { outcome(attempt.findings(forPolicy: $0), policies[$0]).0 }
+        let perPolicy = policies.indices.map {
+            outcome(attempt.findings(forPolicy: $0), policies[$0], alwaysTrusted: policyTrusted?[$0] ?? alwaysTrusted).0
+        }
         // The overall verdict sees every failure; its error and policy are those of the policy that failed worst.
         let primary = TrustAggregator.primaryFailure(attempt.checks)
         let failing = primary.flatMap { primary in

@@ -13,7 +13,7 @@ enum EvaluationBudget {
         }
         let settings = evaluation.trustSettings
         let system = evaluation.anchorsOnly ? 0 : systemAnchorCount
-        let anchors = evaluation.anchors.count + settings.alwaysTrust.count + settings.distrust.count + system
+        let anchors = evaluation.anchors.count + settings.certificates.count + system
         if anchors > limits.maxAnchors {
             return note("\(anchors) anchors and trust-setting certificates, more than Limits.maxAnchors (\(limits.maxAnchors))")
         }

@@ -62,7 +62,7 @@ public struct Limits: Sendable, Hashable {
 
     /// The most certificates in the pool: the presented certificates after the leaf plus the extra intermediates.
     public var maxPoolCertificates: Int
-    /// The most anchors: app anchors, always-trust and distrust certificates and, unless `anchorsOnly`, the system
+    /// The most anchors: app anchors, certificates with trust settings and, unless `anchorsOnly`, the system
     /// bundle. (Anchors are prepared eagerly by the OpenSSL backend, about 0.1 ms each: 1,000 keep that near 0.1 s.)
     public var maxAnchors: Int
     /// The most name comparisons name-constraint checking may need on one candidate path: for each CA with

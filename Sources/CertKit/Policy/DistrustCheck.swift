@@ -1,11 +1,12 @@
-/// `UsageConstraints`: a certificate with a distrust setting anywhere in the path makes it `deny`.
+/// `UsageConstraints`: a certificate whose trust settings say `deny` under the policy, anywhere in the path,
+/// makes it `deny`.
 package struct DistrustCheck: PathCheck {
     public init() {}
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {
-        guard !context.trustSettings.distrust.isEmpty else { return }
-        let distrusted = Set(context.trustSettings.distrust)
-        for (index, certificate) in context.certificates.enumerated() where distrusted.contains(certificate) {
+        guard !context.trustSettingsIndex.isEmpty else { return }
+        for (index, certificate) in context.certificates.enumerated()
+        where context.trustSettingsIndex.resolution(for: certificate, under: context.policy).isDenied {
             findings.record(TrustRules.distrust, at: index)
         }
     }

@@ -15,6 +15,8 @@ package struct PathContext: Sendable {
     public var spkiDigests: [[UInt8]]
     /// Trust settings.
     public var trustSettings: TrustSettings
+    /// The same settings, indexed: what they say about each certificate under ``policy``.
+    public var trustSettingsIndex: TrustSettingsIndex
     /// The most intermediates a path may have (the leaf and the anchor are not counted).
     public var maxDepth: Int
     /// True when the path's anchor was supplied by the application (not the system bundle).
@@ -44,7 +46,8 @@ package struct PathContext: Sendable {
     public init(
         path: CandidatePath, policy: TrustPolicy, date: Date, pins: [SPKIPin] = [],
         trustSettings: TrustSettings = .none, maxDepth: Int = TrustEvaluation.defaultMaxDepth,
-        anchorIsAppSupplied: Bool = true, spkiDigests: [[UInt8]] = [], limits: Limits = .default
+        anchorIsAppSupplied: Bool = true, spkiDigests: [[UInt8]] = [], limits: Limits = .default,
+        trustSettingsIndex: TrustSettingsIndex? = nil
     ) {
         self.limits = limits
         self.spkiDigests = spkiDigests
@@ -53,6 +56,7 @@ package struct PathContext: Sendable {
         self.date = date
         self.pins = pins
         self.trustSettings = trustSettings
+        self.trustSettingsIndex = trustSettingsIndex ?? TrustSettingsIndex(trustSettings)
         self.maxDepth = maxDepth
         self.anchorIsAppSupplied = anchorIsAppSupplied
     }

@@ -1,0 +1,84 @@
+/// The one place that decides how trust settings apply (``TrustSettings`` documents the rules): built once per
+/// evaluation, it answers for a certificate and a policy what the user's settings say.
+package struct TrustSettingsIndex: Sendable, Hashable {
+    /// What the settings say about one certificate under one policy.
+    package struct Resolution: Sendable, Hashable {
+        /// The deciding result: `trustRoot`, `trustAsRoot`, `deny`, or nil when no constraint decides.
+        package var result: TrustSettings.Result?
+        /// The checks not reported for the certificate (from every constraint that applies).
+        package var allowedErrors: Set<TrustCheck>
+
+        /// True when the certificate is an anchor under the policy.
+        package var isAnchor: Bool { result?.isAnchor ?? false }
+        /// True when the certificate is distrusted under the policy.
+        package var isDenied: Bool { result == .deny }
+    }
+
+    /// Each certificate's constraints: distrust first (a distrusted certificate is denied whatever else it
+    /// carries), then the stored settings in order, then always-trust.
+    private let constraints: [Certificate: [TrustSettings.UsageConstraint]]
+    /// Certificates that some constraint could make an anchor, in a stable order (always-trust first).
+    private let anchorCandidates: [Certificate]
+
+    /// Indexes `settings`.
+    package init(_ settings: TrustSettings) {
+        var constraints: [Certificate: [TrustSettings.UsageConstraint]] = [:]
+        for certificate in settings.distrust {
+            constraints[certificate, default: []].append(TrustSettings.UsageConstraint(result: .deny))
+        }
+        for entry in settings.certificateSettings {
+            constraints[entry.certificate, default: []] += entry.constraints
+        }
+        for certificate in settings.alwaysTrust {
+            constraints[certificate, default: []].append(
+                TrustSettings.UsageConstraint(result: .anchor(for: certificate)))
+        }
+        var seen = Set<Certificate>()
+        anchorCandidates = (settings.alwaysTrust + settings.certificateSettings.map(\.certificate)).filter { certificate in
+            guard seen.insert(certificate).inserted else { return false }
+            return constraints[certificate]?.contains { $0.result.isValid(for: certificate) && $0.result.isAnchor } ?? false
+        }
+        self.constraints = constraints
+    }
+
+    /// True when there is no setting at all.
+    package var isEmpty: Bool { constraints.isEmpty }
+
+    /// What the settings say about `certificate` under `policy`: the first applying constraint whose result is
+    /// `trustRoot`, `trustAsRoot` (each only where valid for the certificate) or `deny` decides; the allowed
+    /// errors of every applying constraint count (only checks an exception could cover).
+    package func resolution(for certificate: Certificate, under policy: TrustPolicy) -> Resolution {
+        guard let list = constraints[certificate] else { return Resolution(result: nil, allowedErrors: []) }
+        var resolution = Resolution(result: nil, allowedErrors: [])
+        for constraint in list where constraint.applies(to: policy) {
+            resolution.allowedErrors.formUnion(constraint.allowedErrors.filter(\.isExceptionAllowed))
+            if resolution.result == nil, constraint.result != .unspecified, constraint.result.isValid(for: certificate) {
+                resolution.result = constraint.result
+            }
+        }
+        return resolution
+    }
+
+    /// The certificates the settings make anchors under at least one of `policies`, in a stable order.
+    package func anchors(for policies: [TrustPolicy]) -> [Certificate] {
+        anchorCandidates.filter { certificate in policies.contains { resolution(for: certificate, under: $0).isAnchor } }
+    }
+
+    /// True when the settings make `certificate` an anchor under `policy`.
+    package func isAnchor(_ certificate: Certificate, under policy: TrustPolicy) -> Bool {
+        resolution(for: certificate, under: policy).isAnchor
+    }
+
+    /// True when a certificate of `path` is trusted by a `trustRoot` or `trustAsRoot` setting under `policy`:
+    /// a passing evaluation then reads `proceed` (trustd's rule for user trust settings).
+    package func grantsProceed(_ path: [Certificate], under policy: TrustPolicy) -> Bool {
+        guard !constraints.isEmpty else { return false }
+        return path.contains { isAnchor($0, under: policy) }
+    }
+
+    /// The checks the settings allow, per certificate of `path`, under `policy`.
+    package func allowedErrors(_ path: [Certificate], under policy: TrustPolicy) -> [Set<TrustCheck>] {
+        guard !constraints.isEmpty else { return path.map { _ in [] } }
+        return path.map { resolution(for: $0, under: policy).allowedErrors }
+    }
+}

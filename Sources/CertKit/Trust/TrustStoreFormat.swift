@@ -1,0 +1,167 @@
+import Foundation
+
+/// The store file's JSON, version 1 (Docs/TrustStore.md documents it).
+///
+/// ```json
+/// {
+///   "certificates": [
+///     {
+///       "certificate": "<base64 DER>",
+///       "settings": [{"result": "trustRoot"}, {"host": "example.com", "policy": "ssl-server", "result": "deny"}],
+///       "sha256": "<64 lowercase hex digits of the SHA-256 of the DER>",
+///       "subject": "CN=Example Root"
+///     }
+///   ],
+///   "format": "certkit-trust-store",
+///   "version": 1
+/// }
+/// ```
+enum TrustStoreFormat {
+    /// The `format` value.
+    static let name = "certkit-trust-store"
+
+    /// Just enough to tell a certkit store and its version before reading the rest.
+    struct Header: Decodable {
+        var format: String?
+        var version: Int?
+    }
+
+    struct Document: Decodable {
+        var format: String
+        var version: Int
+        var certificates: [Entry]
+    }
+
+    struct Entry: Decodable {
+        var sha256: String
+        var subject: String
+        var certificate: String
+        var settings: [Setting]
+    }
+
+    struct Setting: Decodable {
+        var result: TrustSettings.Result
+        var policy: TrustSettings.Policy?
+        var host: String?
+        var allowedErrors: [TrustCheck]?
+
+        var constraint: TrustSettings.UsageConstraint {
+            TrustSettings.UsageConstraint(
+                result: result, policy: policy, host: host, allowedErrors: Set(allowedErrors ?? []))
+        }
+    }
+
+    /// Decodes and checks `bytes` (the file `path`): every certificate must decode, have the recorded SHA-256
+    /// (computed by `digest`), appear once, and carry at least one valid setting.
+    static func decode(
+        _ bytes: [UInt8], path: String, digest: (Certificate) throws(BackendError) -> [UInt8]
+    ) throws(TrustStoreError) -> [TrustStore.Entry] {
+        func corrupt(_ problem: String) -> TrustStoreError {
+            TrustStoreError(.corrupt, file: path, problem: "corrupt trust store: \(problem)")
+        }
+        let data = Data(bytes)
+        let header: Header
+        do {
+            header = try JSONDecoder().decode(Header.self, from: data)
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            throw corrupt("not JSON")
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            throw corrupt("not a JSON object")
+        } catch {
+            throw corrupt(reason(error))
+        }
+        guard header.format == name else {
+            throw corrupt(header.format.map { "format is '\(MessageText.line($0, limit: 40))', not '\(name)'" }
+                ?? "no \"format\": \"\(name)\"")
+        }
+        guard let version = header.version else { throw corrupt("no format version") }
+        if version > TrustStore.formatVersion {
+            throw TrustStoreError(
+                .newerFormat, file: path,
+                problem: "trust store format version \(version) was written by a newer certkit "
+                    + "(this one reads version \(TrustStore.formatVersion)); not read, not changed")
+        }
+        guard version == TrustStore.formatVersion else { throw corrupt("unknown format version \(version)") }
+        let document: Document
+        do {
+            document = try JSONDecoder().decode(Document.self, from: data)
+        } catch {
+            throw corrupt(reason(error))
+        }
+        var entries: [TrustStore.Entry] = []
+        var seen = Set<String>()
+        for (position, entry) in document.certificates.enumerated() {
+            let label = "certificate \(position + 1)"
+            guard let der = Data(base64Encoded: entry.certificate) else { throw corrupt("\(label): not base64") }
+            let certificate: Certificate
+            do {
+                certificate = try Certificate(derEncoded: Array(der))
+            } catch {
+                throw corrupt("\(label): \(error.message)")
+            }
+            let fingerprint: [UInt8]
+            do {
+                fingerprint = try digest(certificate)
+            } catch {
+                throw TrustStoreError(.unreadable, file: path, problem: "cannot digest \(label): \(error.message)")
+            }
+            guard entry.sha256 == Hex.encode(fingerprint) else {
+                throw corrupt("\(label): its sha256 is not the SHA-256 of its certificate")
+            }
+            guard seen.insert(entry.sha256).inserted else { throw corrupt("\(label): listed twice") }
+            guard !entry.settings.isEmpty else { throw corrupt("\(label): no settings") }
+            let constraints = entry.settings.map(\.constraint)
+            for (index, constraint) in constraints.enumerated() {
+                if let problem = constraint.problem(for: certificate) {
+                    throw corrupt("\(label), setting \(index + 1): \(problem)")
+                }
+            }
+            entries.append(TrustStore.Entry(certificate: certificate, sha256: fingerprint, constraints: constraints))
+        }
+        return entries
+    }
+
+    /// The file's bytes for `entries`: certkit's JSON writer (``JSONValue``: keys sorted, two-space indentation),
+    /// ending in a newline.
+    static func encode(_ entries: [TrustStore.Entry]) -> [UInt8] {
+        let document = JSONValue.object([
+            "format": .string(name),
+            "version": .int(TrustStore.formatVersion),
+            "certificates": .array(entries.map { entry in
+                .object([
+                    "sha256": .string(entry.sha256Hex),
+                    "subject": .string(entry.certificate.subject.description),
+                    "certificate": .string(Data(entry.certificate.derEncoded).base64EncodedString()),
+                    "settings": .array(entry.constraints.map(json)),
+                ])
+            }),
+        ])
+        return Array(document.rendered.utf8)
+    }
+
+    /// One setting as the store file holds it: `result`, and `policy`, `host`, `allowedErrors` when present.
+    static func json(_ constraint: TrustSettings.UsageConstraint) -> JSONValue {
+        var members: [String: JSONValue] = ["result": .string(constraint.result.rawValue)]
+        if let policy = constraint.policy { members["policy"] = .string(policy.rawValue) }
+        if let host = constraint.host { members["host"] = .string(host) }
+        if !constraint.allowedErrors.isEmpty { members["allowedErrors"] = .strings(constraint.allowedErrors.map(\.rawValue)) }
+        return .object(members)
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context):
+            context.codingPath.isEmpty ? "invalid JSON" : "bad value at '\(path(context.codingPath))'"
+        case DecodingError.keyNotFound(let key, let context):
+            "missing key '\(path(context.codingPath + [key]))'"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            "bad value at '\(path(context.codingPath))'"
+        default: "invalid JSON"
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            .replacingOccurrences(of: ".[", with: "[")
+    }
+}
