@@ -53,6 +53,11 @@ public protocol IdentityImporter: Sendable {
     /// - Throws: ``IdentityError``: wrong password, legacy encryption, no key, no certificate, mismatch, malformed.
     func importPKCS12(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> Identity
 
+    /// The certificates of a PKCS#12 file, whether or not it holds a key (key first when it does, then the others
+    /// in the file's order), for listing and converting.
+    /// - Throws: ``IdentityError``: wrong password, legacy encryption, malformed.
+    func pkcs12Certificates(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> [Certificate]
+
     /// Imports a private key (PEM — PKCS#8, encrypted PKCS#8, PKCS#1 or SEC 1 — or DER PKCS#8) for `certificates`
     /// (leaf first).
     /// - Parameters:

@@ -25,6 +25,17 @@ public struct GnuTLSIdentityImporter: IdentityImporter {
         return try Self.identity(leaf: leaf, others: contents.others, key: key)
     }
 
+    public func pkcs12Certificates(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> [Certificate] {
+        let contents = try GnuTLSPKCS12(der: pkcs12).parse(password: password)
+        do {
+            return try ((contents.certificate.map { [$0] } ?? []) + contents.others).map {
+                der throws(CertificateDecodingError) in try Certificate(derEncoded: der)
+            }
+        } catch {
+            throw .malformed("a certificate in the file does not decode: \(error)")
+        }
+    }
+
     public func importIdentity(certificates: [Certificate], privateKey: [UInt8], password: String?)
         throws(IdentityError) -> Identity
     {

@@ -56,19 +56,20 @@ final class GnuTLSPKCS12 {
             case GNUTLS_E_DECRYPTION_FAILED, GNUTLS_E_MAC_VERIFY_FAILED: throw .wrongPassword
             case GNUTLS_E_REQUESTED_DATA_NOT_AVAILABLE:
                 // No key, or no certificate for the key: say which from the bags the file holds.
-                let kinds = bagKinds(password: password)
+                let bags = bags(password: password)
                 return Contents(
-                    key: owned, certificate: nil, others: extraDER, hasKey: kinds.key, hasCertificate: kinds.certificate)
+                    key: owned, certificate: nil, others: bags.certificates, hasKey: bags.key,
+                    hasCertificate: !bags.certificates.isEmpty)
             default: throw .malformed("gnutls_pkcs12_simple_parse: \(GnuTLSLibrary.errorString(code))")
             }
         }
         return Contents(key: owned, certificate: chainDER.first, others: Array(chainDER.dropFirst()) + extraDER)
     }
 
-    /// Whether the file holds a (possibly encrypted) key bag and a certificate bag, decrypting encrypted bags with
-    /// `password`.
-    private func bagKinds(password: String) -> (key: Bool, certificate: Bool) {
-        var kinds = (key: false, certificate: false)
+    /// Whether the file holds a (possibly encrypted) key bag, and the DER of every certificate bag, in the file's
+    /// order, decrypting encrypted bags with `password`.
+    private func bags(password: String) -> (key: Bool, certificates: [[UInt8]]) {
+        var kinds = (key: false, certificates: [[UInt8]]())
         for index in 0..<Int32(1024) {
             var bag: gnutls_pkcs12_bag_t?
             guard gnutls_pkcs12_bag_init(&bag) >= 0, let bag else { break }
@@ -80,7 +81,12 @@ final class GnuTLSPKCS12 {
             for element in 0..<max(0, gnutls_pkcs12_bag_get_count(bag)) {
                 switch gnutls_pkcs12_bag_type_t(UInt32(bitPattern: gnutls_pkcs12_bag_get_type(bag, UInt32(element)))) {
                 case GNUTLS_BAG_PKCS8_KEY, GNUTLS_BAG_PKCS8_ENCRYPTED_KEY: kinds.key = true
-                case GNUTLS_BAG_CERTIFICATE: kinds.certificate = true
+                case GNUTLS_BAG_CERTIFICATE:
+                    // The datum stays owned by the bag; only the bytes are copied.
+                    var datum = gnutls_datum_t()
+                    if gnutls_pkcs12_bag_get_data(bag, UInt32(element), &datum) >= 0, let data = datum.data {
+                        kinds.certificates.append(Array(UnsafeBufferPointer(start: data, count: Int(datum.size))))
+                    }
                 default: break
                 }
             }
