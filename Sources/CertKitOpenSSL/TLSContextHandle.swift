@@ -17,7 +17,7 @@ final class TLSContextHandle {
         }
         SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
         handle = context
-        if let identity { try use(identity) }
+        if let identity { try Self.use(identity, in: context) }
     }
 
     deinit { SSL_CTX_free(handle) }
@@ -25,7 +25,7 @@ final class TLSContextHandle {
     /// Installs the identity. The context takes its own references on the certificates and the key
     /// (`SSL_CTX_use_certificate`, `SSL_CTX_use_PrivateKey`, `SSL_CTX_add1_chain_cert`), so the Swift owners may
     /// go away afterwards. A key held by another backend is brought over as PKCS#8.
-    private func use(_ identity: Identity) throws(TLSConnectError) {
+    static func use(_ identity: Identity, in handle: OpaquePointer) throws(TLSConnectError) {
         let key: OpenSSLPrivateKey
         do {
             if let own = identity.privateKey.storage as? OpenSSLPrivateKey {

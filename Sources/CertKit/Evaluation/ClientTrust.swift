@@ -10,7 +10,7 @@ import Foundation
 /// presented chain to ``evaluate(presentedDER:)`` and serve the client only when the report is trusted. The
 /// decision is certkit's: chain building to ``anchors``, the SSL client policy (clientAuth EKU, the profile's
 /// rules), trust settings, CRLs, pins and, when ``expectedIdentities`` is not empty, at least one of those names
-/// in the certificate.
+/// in the certificate. The `ClientTrustServer` sample (in `Samples/`) does exactly this with OpenSSL.
 ///
 /// ```swift
 /// let trust = ClientTrust(

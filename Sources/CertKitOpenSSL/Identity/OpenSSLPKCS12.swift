@@ -92,7 +92,12 @@ final class OpenSSLPKCS12 {
         return found
     }
 
-    private static func der(_ certificate: OpaquePointer) -> [UInt8] {
+    private static func der(_ certificate: OpaquePointer) -> [UInt8] { OpenSSLX509DER.encode(certificate) }
+}
+
+/// The DER encoding of an `X509` that OpenSSL holds (`i2d_X509`); empty when it cannot be encoded.
+enum OpenSSLX509DER {
+    static func encode(_ certificate: OpaquePointer) -> [UInt8] {
         let length = i2d_X509(certificate, nil)
         guard length > 0 else { return [] }
         var der = [UInt8](repeating: 0, count: Int(length))
