@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "CertKitSockets", targets: ["CertKitSockets"]),
         .executable(name: "certkit", targets: ["certkit"]),
         .executable(name: "PinnedClient", targets: ["PinnedClient"]),
+        .executable(name: "ClientTrustServer", targets: ["ClientTrustServer"]),
         .executable(name: "certkit-benchmarks", targets: ["CertKitBenchmarks"]),
     ],
     targets: [
@@ -52,6 +53,13 @@ let package = Package(
             name: "PinnedClient",
             dependencies: ["CertKit", "CertKitOpenSSL"],
             path: "Samples/PinnedClient"
+        ),
+
+        // Sample program: the server side of mutual TLS, deciding on client certificates with ClientTrust.
+        .executableTarget(
+            name: "ClientTrustServer",
+            dependencies: ["CertKit", "CertKitOpenSSL", "CertKitSockets"],
+            path: "Samples/ClientTrustServer"
         ),
 
         // Benchmarks: raw C baselines and certkit, measured in one run.

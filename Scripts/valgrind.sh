@@ -29,4 +29,33 @@ run evaluate --anchors $S/duplicate-extension/root-rsa.pem --at 2030-06-01 --bac
 run evaluate --anchors Samples/root-ca.pem --system-roots --backend both Samples/server-chain.pem
 run inspect --backend gnutls Samples/bundle.pem
 run convert --to der --backend gnutls Samples/server.pem
+# Client identities: PKCS#12 and key handles of both backends (import, the GnuTLS bag walk, PKCS#8 export),
+# then mutual TLS through both TLS clients with keys imported by either library.
+I=Tests/Fixtures/identity
+P=(--password-file $I/password.txt)
+keyout=$(mktemp -d /tmp/certkit-valgrind-key.XXXXXX)
+trap 'rm -f "$binary"; rm -rf "$keyout"; [ -n "${server:-}" ] && kill "$server" 2>/dev/null || true' EXIT
+for b in openssl gnutls; do
+  run inspect --backend $b "${P[@]}" $I/client.p12
+  run inspect --backend $b "${P[@]}" $I/client-nokey.p12
+  run inspect --backend $b "${P[@]}" $I/client-mismatch.p12
+  run inspect --backend $b --password-env PATH $I/client.p12
+  run convert --backend $b "${P[@]}" --include-key --out "$keyout/$b.pem" $I/client.p12
+done
+run inspect --backend openssl "${P[@]}" $I/client-legacy.p12
+run inspect --backend gnutls "${P[@]}" $I/client-legacy.p12
+port=$((20000 + RANDOM % 20000))
+openssl s_server -accept 127.0.0.1:$port -cert Samples/server.pem -key Samples/server.key \
+  -cert_chain Samples/intermediate-ca.pem -Verify 5 -verify_return_error -CAfile $I/client-root-ca.pem \
+  -www -quiet >/dev/null 2>&1 &
+server=$!
+sleep 1
+for tls in openssl gnutls; do
+  run connect 127.0.0.1:$port --tls $tls --anchors Samples/root-ca.pem --identity $I/client.p12 "${P[@]}"
+  run connect 127.0.0.1:$port --tls $tls --anchors Samples/root-ca.pem \
+    --cert $I/client-chain.pem --key "$keyout/gnutls.pem"
+  run connect 127.0.0.1:$port --tls $tls --anchors Samples/root-ca.pem
+  run connect 127.0.0.1:$port --tls $tls --anchors Samples/root-ca.pem --identity $I/other-client.p12 "${P[@]}"
+done
+kill "$server" 2>/dev/null || true
 echo "valgrind: no leaks, no memory errors"

@@ -1,7 +1,10 @@
 // PinnedClient: connect to an https:// URL and decide server trust against one bundled root, the way an app's
 // URLSession server-trust challenge handler does with SecTrust — on Linux, with certkit.
 //
-//   swift run PinnedClient [--anchor FILE] [--timeout S] https://HOST[:PORT][/PATH]
+//   swift run PinnedClient [--anchor FILE] [--timeout S] [--identity FILE.p12 --password-env VAR] https://HOST[:PORT][/PATH]
+//
+// With --identity the client presents that PKCS#12 identity (SecPKCS12Import + a client-certificate challenge
+// handler) when the server asks for one; its password comes from the environment variable VAR.
 //
 // The TLS handshake (OpenSSL, verification off) only captures the chain the server presents; the decision is
 // certkit's: SerialTrustEvaluator + the OpenSSL backend, the SSL server policy for HOST, only the bundled root
@@ -13,9 +16,12 @@ import Foundation
 struct Arguments {
     var anchor = "Samples/root-ca.pem"
     var timeout: Double = 10
+    var identity: String?
+    var passwordVariable: String?
     var url: URL
 
-    static let usage = "usage: PinnedClient [--anchor FILE] [--timeout S] https://HOST[:PORT][/PATH]"
+    static let usage =
+        "usage: PinnedClient [--anchor FILE] [--timeout S] [--identity FILE.p12 --password-env VAR] https://HOST[:PORT][/PATH]"
 
     init(_ arguments: [String]) throws(UsageError) {
         var url: URL?
@@ -32,6 +38,12 @@ struct Arguments {
                     throw UsageError("--timeout needs a number of seconds greater than 0")
                 }
                 timeout = value
+            case "--identity":
+                guard let value = rest.popFirst() else { throw UsageError("--identity needs a FILE.p12") }
+                identity = value
+            case "--password-env":
+                guard let value = rest.popFirst() else { throw UsageError("--password-env needs a VAR") }
+                passwordVariable = value
             default:
                 guard url == nil, !argument.hasPrefix("-") else { throw UsageError("unexpected '\(argument)'") }
                 guard let parsed = URL(string: argument), parsed.scheme?.lowercased() == "https", parsed.host != nil
@@ -76,7 +88,21 @@ do {
 }
 guard !anchors.isEmpty else { fail("\(arguments.anchor): no certificate found") }
 
-// The handshake: capture what the server presents; OpenSSL decides nothing.
+// The client identity, if any (the app's SecPKCS12Import): certificate, chain and a key that stays in OpenSSL.
+var identity: Identity?
+if let path = arguments.identity {
+    let password = arguments.passwordVariable.flatMap { ProcessInfo.processInfo.environment[$0] } ?? ""
+    do {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        identity = try OpenSSLIdentityImporter().importPKCS12(Array(bytes), password: password)
+    } catch let error as IdentityError {
+        fail("\(path): \(error)")
+    } catch {
+        fail("\(path): \(error.localizedDescription)")
+    }
+}
+
+// The handshake: capture what the server presents (and present the identity if asked); OpenSSL decides nothing.
 let host = arguments.url.host!.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
 let port = UInt16(arguments.url.port ?? 443)
 let isIPLiteral: Bool = if case .ip = PeerName.parse(host) { true } else { false }
@@ -84,7 +110,7 @@ let presented: [[UInt8]]
 do {
     presented = try OpenSSLTLSClient().fetchDER(
         host: host, port: port, serverName: isIPLiteral ? nil : host,
-        timeout: .milliseconds(Int64(arguments.timeout * 1000)))
+        timeout: .milliseconds(Int64(arguments.timeout * 1000)), identity: identity)
 } catch {
     fail("\(host):\(port): \(error)")
 }

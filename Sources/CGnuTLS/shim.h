@@ -4,4 +4,5 @@
 #include <gnutls/x509.h>
 #include <gnutls/abstract.h>
 #include <gnutls/crypto.h>
+#include <gnutls/pkcs12.h>
 #endif

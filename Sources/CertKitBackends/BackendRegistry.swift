@@ -12,15 +12,18 @@ package struct BackendRegistry: Sendable {
         package let name: String
         private let makeBackend: @Sendable (_ certificateCacheCapacity: Int) -> any TrustBackend
         private let makeTLSClient: @Sendable () -> any TLSChainFetcher
+        private let makeIdentityImporter: @Sendable () -> any IdentityImporter
 
         /// Creates an entry.
         package init(
             name: String, backend: @escaping @Sendable (_ certificateCacheCapacity: Int) -> any TrustBackend,
-            tlsClient: @escaping @Sendable () -> any TLSChainFetcher
+            tlsClient: @escaping @Sendable () -> any TLSChainFetcher,
+            identityImporter: @escaping @Sendable () -> any IdentityImporter
         ) {
             self.name = name
             self.makeBackend = backend
             self.makeTLSClient = tlsClient
+            self.makeIdentityImporter = identityImporter
         }
 
         /// A new trust backend that keeps at most `certificateCacheCapacity` parsed certificate handles (0: none).
@@ -30,6 +33,9 @@ package struct BackendRegistry: Sendable {
 
         /// A new TLS client that captures a server's chain with this backend's library.
         package func tlsClient() -> any TLSChainFetcher { makeTLSClient() }
+
+        /// A new importer of client identities (PKCS#12, key files) with this backend's library.
+        package func identityImporter() -> any IdentityImporter { makeIdentityImporter() }
     }
 
     /// The backends, the default first.
@@ -43,8 +49,10 @@ package struct BackendRegistry: Sendable {
 
     /// OpenSSL (the default) and GnuTLS.
     package static let standard = BackendRegistry(entries: [
-        Entry(name: "openssl", backend: { OpenSSLBackend(certificateCacheCapacity: $0) }, tlsClient: { OpenSSLTLSClient() }),
-        Entry(name: "gnutls", backend: { GnuTLSBackend(certificateCacheCapacity: $0) }, tlsClient: { GnuTLSTLSClient() }),
+        Entry(name: "openssl", backend: { OpenSSLBackend(certificateCacheCapacity: $0) }, tlsClient: { OpenSSLTLSClient() },
+              identityImporter: { OpenSSLIdentityImporter() }),
+        Entry(name: "gnutls", backend: { GnuTLSBackend(certificateCacheCapacity: $0) }, tlsClient: { GnuTLSTLSClient() },
+              identityImporter: { GnuTLSIdentityImporter() }),
     ])
 
     /// What `--backend` takes to run every backend and compare their reports.

@@ -13,7 +13,9 @@ final class AtomicFileWriter {
 
     /// Stages `bytes` for `target`.
     /// - Throws: ``CLIError/output(file:problem:)`` when the directory is missing or not writable.
-    func stage(_ bytes: [UInt8], to target: String) throws(CLIError) {
+    /// - Parameter permissions: when given, the file is created with exactly these permissions (e.g. `0o600` for a
+    ///   private key) before any byte is written, so it is never readable by others, even for a moment.
+    func stage(_ bytes: [UInt8], to target: String, permissions: mode_t? = nil) throws(CLIError) {
         let url = URL(fileURLWithPath: target)
         let directory = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
@@ -25,6 +27,11 @@ final class AtomicFileWriter {
         }
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).certkit-\(UUID().uuidString).tmp").path
+        if let permissions {
+            try Self.writeNew(bytes, to: temporary, permissions: permissions, target: target)
+            staged.append(Staged(temporary: temporary, target: target))
+            return
+        }
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: temporary), options: .withoutOverwriting)
         } catch {
@@ -57,6 +64,33 @@ final class AtomicFileWriter {
     }
 
     deinit { discard() }
+
+    /// Creates `path` (which must not exist) with `permissions` and writes `bytes` to it.
+    private static func writeNew(_ bytes: [UInt8], to path: String, permissions: mode_t, target: String)
+        throws(CLIError)
+    {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+        guard descriptor >= 0 else {
+            throw .output(file: target, problem: "cannot write: \(String(cString: strerror(errno)))")
+        }
+        var failure: String?
+        if fchmod(descriptor, permissions) != 0 { failure = String(cString: strerror(errno)) }
+        var offset = 0
+        while failure == nil, offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                failure = String(cString: strerror(errno))
+            } else {
+                offset += written
+            }
+        }
+        if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(path)
+            throw .output(file: target, problem: "cannot write: \(failure)")
+        }
+    }
 
     private static func reason(_ error: any Error) -> String {
         let nsError = error as NSError

@@ -9,8 +9,11 @@ struct CertificateLoader {
     /// - Parameter backend: when given, the backend must also import each certificate; a refusal is an input error.
     /// - Throws: ``CLIError/input(file:problem:)`` when the input cannot be read or holds no usable certificate.
     func load(_ argument: String, backend: (any TrustBackend)? = nil) throws(CLIError) -> CertificateBundle {
-        let name = InputReader.displayName(argument)
-        let bytes = try reader.read(argument)
+        try decode(reader.read(argument), name: InputReader.displayName(argument), backend: backend)
+    }
+
+    /// Decodes every certificate in `bytes`, read from the input called `name`, as ``load(_:backend:)`` does.
+    func decode(_ bytes: [UInt8], name: String, backend: (any TrustBackend)? = nil) throws(CLIError) -> CertificateBundle {
         let bundle: CertificateBundle
         do {
             bundle = try CertificateBundle.decode(bytes)

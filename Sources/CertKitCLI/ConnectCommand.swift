@@ -19,7 +19,10 @@ enum ConnectCommand: Command {
                "the TLS library that performs the handshake (default \(BackendRegistry.standard.defaultName))"),
         .value("save-chain", "FILE", "write the chain the server presented as PEM"),
         .flag("show-chain", "print the chain the server presented before the verdict (text output only)"),
-    ]
+        .value("identity", "FILE.p12", "present this PKCS#12 client identity when the server requests a certificate"),
+        .value("cert", "FILE", "present this client certificate (PEM, leaf first, then intermediates) with --key"),
+        .value("key", "FILE", "the private key of --cert (PEM or DER; encrypted keys need a password option)"),
+    ] + IdentityInput.passwordOptions
 
     static let options = connectOptions + EvaluateCommand.options
 
@@ -29,6 +32,10 @@ enum ConnectCommand: Command {
             Connects to HOST (port 443 unless given; IPv6 as [ADDR]:PORT), completes a TLS handshake without letting
             the TLS library judge the certificate, and evaluates the presented chain as 'certkit evaluate' does.
             The SSL server policy checks HOST unless --host, --ip, --email or --policy basic says otherwise.
+            With --identity (or --cert and --key) the client certificate is presented when the server asks for one;
+            a server that refuses it, or requires one when none is given, is a connection error (exit 1), also
+            under TLS 1.3, where connect waits up to one second after the handshake for the server's verdict.
+            Passwords come from --password-file or --password-env, never from the command line.
             """,
         options: options,
         details: """
@@ -44,6 +51,9 @@ enum ConnectCommand: Command {
             throw .usage("'\(text)' is not HOST[:PORT] (a port is 1-65535; write IPv6 as [ADDR]:PORT)", command: name)
         }
         let client = try tlsClient(arguments.value("tls"), registry: context.registry)
+        let importer = context.registry.entry(named: client.name)?.identityImporter()
+            ?? context.registry.entries[0].identityImporter()
+        let identity = try IdentityInput.load(arguments, context: context, importer: importer, command: name)
         let timeout = try timeout(arguments.value("timeout"))
         let json = arguments.has("json")
         if json, arguments.has("show-chain") {
@@ -55,7 +65,12 @@ enum ConnectCommand: Command {
         let serverName = arguments.value("servername") ?? (target.isIPLiteral ? nil : target.host)
         let chain: [Certificate]
         do {
-            chain = try client.fetchChain(host: target.host, port: target.port, serverName: serverName, timeout: timeout)
+            chain = try client.fetchChain(
+                host: target.host, port: target.port, serverName: serverName, timeout: timeout, identity: identity)
+        } catch .clientCertificateRefused(presented: false, let reason) {
+            let error = TLSConnectError.clientCertificateRefused(presented: false, reason: reason)
+            throw .input(
+                file: target.description, problem: "\(error.description); use --identity FILE.p12 or --cert FILE --key FILE")
         } catch {
             throw .input(file: target.description, problem: error.description)
         }

@@ -1,5 +1,6 @@
 import CertKit
 import CertKitBackends
+import Foundation
 
 /// `certkit convert`: PEM ⇄ DER, bundles included, keys never copied.
 enum ConvertCommand: Command {
@@ -11,16 +12,22 @@ enum ConvertCommand: Command {
         .value("out", "FILE", "write to FILE (atomically) instead of standard output"),
         .value("out-dir", "DIR", "write one file per certificate into DIR, named NN-<subject CN>.der|pem"),
         .value("backend", BackendRegistry.choices,
-               "backend that must also import each certificate (default \(BackendRegistry.standard.defaultName))"),
-    ]
+               "backend that must also import each certificate and opens PKCS#12 files (default \(BackendRegistry.standard.defaultName))"),
+        .flag("include-key", "also write the private key of a PKCS#12 input (PEM, --out FILE only; the file gets mode 0600)"),
+    ] + IdentityInput.passwordOptions
 
     static let help = ArgumentParser.help(
-        usage: "certkit convert [--to der|pem] [--out FILE | --out-dir DIR] [--backend NAME] [FILE ...|-]",
+        usage: """
+            certkit convert [--to der|pem] [--out FILE | --out-dir DIR] [--backend NAME] [FILE ...|-]
+                   certkit convert FILE.p12 --to pem [--include-key --out FILE] [--password-file FILE | --password-env VAR]
+            """,
         summary: """
             Reads certificates from each FILE (or standard input for '-' or no FILE), detected by content: PEM in
             any form, DER, concatenated DER, PKCS#7. PEM input becomes DER, anything else becomes strict PEM.
             Several DER certificates need --out-dir. Non-certificate PEM blocks (private keys) are never written;
-            a warning names them.
+            a warning names them. A PKCS#12 file (detected by content) gives its certificates, leaf first, as PEM; its
+            private key is written only with --include-key, as PKCS#8 PEM after the certificates, to the --out FILE,
+            which is created with mode 0600 (never to standard output).
             """,
         options: options)
 
@@ -49,14 +56,39 @@ enum ConvertCommand: Command {
             throw .usage("standard input ('-') can be read only once", command: name)
         }
 
+        let includeKey = arguments.has("include-key")
+        if includeKey {
+            guard out != nil, target != .der else {
+                throw .usage(
+                    "--include-key writes PEM to a file only: give --out FILE (and not --to der or --out-dir)",
+                    command: name)
+            }
+        }
+
         var certificates: [Certificate] = []
+        var keys: [PrivateKey] = []
         var firstFormat: CertificateBundle.Format?
         for input in inputs {
-            let bundle = try context.loader.load(input, backend: backend)
+            let file = InputReader.displayName(input)
+            let bytes = try context.reader.read(input)
+            if IdentityInput.isPKCS12(bytes), let importer = context.registry.entry(named: backend.name)?.identityImporter() {
+                let password = try IdentityInput.password(
+                    arguments, reader: context.reader, environment: ProcessInfo.processInfo.environment, command: name)
+                let contents = try IdentityInput.readPKCS12(bytes, file: file, password: password, importer: importer)
+                firstFormat = firstFormat ?? .der
+                certificates += contents.certificates
+                if let key = contents.identity?.privateKey { keys.append(key) }
+                continue
+            }
+            let bundle = try context.loader.decode(bytes, name: file, backend: backend)
             firstFormat = firstFormat ?? bundle.format
             certificates += bundle.certificates
         }
         let format = target ?? (firstFormat == .pem ? .der : .pem)
+        if includeKey, keys.isEmpty {
+            throw .input(file: inputs.map(InputReader.displayName).joined(separator: ", "),
+                         problem: "--include-key: no private key in the input (only PKCS#12 files carry one)")
+        }
 
         let files: [(name: String?, bytes: [UInt8])]
         switch (format, outDirectory) {
@@ -74,6 +106,16 @@ enum ConvertCommand: Command {
                     command: name)
             }
             files = [(out, certificates[0].derEncoded)]
+        case (.pem, nil) where includeKey:
+            var bytes = certificates.flatMap { encode($0, as: .pem) }
+            for key in keys {
+                let der: [UInt8]
+                do { der = try key.storage.pkcs8DER() } catch {
+                    throw .backend(name: key.storage.backendName, problem: error.description)
+                }
+                bytes += Array(PEM.encode(der, label: "PRIVATE KEY").utf8)
+            }
+            files = [(out, bytes)]
         case (.pem, nil):
             files = [(out, certificates.flatMap { encode($0, as: .pem) })]
         }
@@ -82,7 +124,7 @@ enum ConvertCommand: Command {
         var toStandardOutput: [UInt8] = []
         for file in files {
             if let path = file.name {
-                try writer.stage(file.bytes, to: path)
+                try writer.stage(file.bytes, to: path, permissions: includeKey ? 0o600 : nil)
             } else {
                 toStandardOutput += file.bytes
             }

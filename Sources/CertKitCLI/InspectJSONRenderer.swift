@@ -23,11 +23,23 @@ import CertKit
 ///   "sha256": "<64 lowercase hex>",      // of the DER, computed by the selected backend
 ///   "sha1": "<40 lowercase hex>",
 ///   "spkiPin": "sha256/<base64>"         // SHA-256 of the SubjectPublicKeyInfo
-/// }]}
+/// }],
+///  "privateKeys": [{"file": "client.p12", "present": true, "certificateIndex": 0, "algorithm": "RSA 2048"}]
+///                 // one per PKCS#12 file read (none otherwise); the key is never shown. Without a key:
+///                 // "present": false, "certificateIndex": null, "algorithm": null
+/// }
 /// ```
 enum InspectJSONRenderer {
-    static func render(_ summaries: [CertificateSummary]) -> String {
-        JSONValue.object(["certificates": .array(summaries.map(object))]).rendered
+    static func render(_ summaries: [CertificateSummary], privateKeys: [InspectKeyNote] = []) -> String {
+        var document: [String: JSONValue] = ["certificates": .array(summaries.map(object))]
+        if !privateKeys.isEmpty {
+            document["privateKeys"] = .array(privateKeys.map { key in
+                .object(["file": .string(key.file), "present": .bool(key.algorithm != nil),
+                         "certificateIndex": key.algorithm == nil ? .null : .int(key.certificateIndex),
+                         "algorithm": .optional(key.algorithm)])
+            })
+        }
+        return JSONValue.object(document).rendered
     }
 
     static func object(_ summary: CertificateSummary) -> JSONValue {

@@ -6,6 +6,14 @@ enum InspectTextRenderer {
         summaries.map(block).joined(separator: "\n")
     }
 
+    /// One line per private key: present, whose, what kind; never the key.
+    static func render(_ keys: [InspectKeyNote]) -> String {
+        keys.map { key in
+            guard let algorithm = key.algorithm else { return "\nPrivate key (\(key.file)): none in the file\n" }
+            return "\nPrivate key (\(key.file)): present for certificate \(key.certificateIndex), \(algorithm) (not shown)\n"
+        }.joined()
+    }
+
     private static func block(_ summary: CertificateSummary) -> String {
         var rows: [(String, String)] = [
             ("Subject", summary.subject),

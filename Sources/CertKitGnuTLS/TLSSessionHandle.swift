@@ -12,9 +12,13 @@ final class TLSSessionHandle {
     let handle: gnutls_session_t
     private let credentials: TLSCredentialsHandle
     private let socket: TCPConnection
+    /// Whether an identity was configured (for the refusal message).
+    private let presentsIdentity: Bool
 
     /// Creates the session on `socket`, sending `serverName` as SNI when it is not nil.
-    init(credentials: TLSCredentialsHandle, socket: TCPConnection, serverName: String?) throws(TLSConnectError) {
+    init(credentials: TLSCredentialsHandle, socket: TCPConnection, serverName: String?, presentsIdentity: Bool = false)
+        throws(TLSConnectError)
+    {
         var session: gnutls_session_t?
         let code = gnutls_init(&session, UInt32(GNUTLS_CLIENT | GNUTLS_NONBLOCK))
         guard code >= 0, let session else {
@@ -23,6 +27,7 @@ final class TLSSessionHandle {
         handle = session
         self.credentials = credentials
         self.socket = socket
+        self.presentsIdentity = presentsIdentity
         try check(gnutls_set_default_priority(session), "gnutls_set_default_priority")
         try check(gnutls_credentials_set(session, GNUTLS_CRD_CERTIFICATE, UnsafeMutableRawPointer(credentials.handle)),
                   "gnutls_credentials_set")
@@ -46,8 +51,61 @@ final class TLSSessionHandle {
                 try socket.wait(forWriting: gnutls_record_get_direction(handle) == 1, until: deadline)
                 continue
             }
-            throw Self.failure(code)
+            throw Self.failure(code, session: handle)
         }
+    }
+
+    /// True when the server sent a CertificateRequest during the handshake.
+    var serverRequestedCertificate: Bool { gnutls_certificate_client_get_request_status(handle) != 0 }
+
+    /// The longest wait for the server's verdict on a client certificate after a TLS 1.3 handshake.
+    static let verdictWait: Duration = .seconds(1)
+
+    /// Under TLS 1.3, when the server requested a client certificate, waits for its verdict: a record (a session
+    /// ticket or data: accepted), an alert or a closed connection (refused), or `verdictWait` of silence within
+    /// `deadline` (accepted). Under TLS 1.2 the verdict was part of the handshake, so this returns at once.
+    func awaitClientCertificateVerdict(until deadline: ContinuousClock.Instant) throws(TLSConnectError) {
+        guard serverRequestedCertificate, gnutls_protocol_get_version(handle) == GNUTLS_TLS1_3 else { return }
+        let limit = min(deadline, ContinuousClock.now.advanced(by: Self.verdictWait))
+        var byte: UInt8 = 0
+        while true {
+            if gnutls_session_get_flags(handle) & GNUTLS_SFLAGS_SESSION_TICKET.rawValue != 0 { return }
+            let code = gnutls_record_recv(handle, &byte, 1)
+            if code > 0 { return }
+            if code == 0 {
+                throw .clientCertificateRefused(presented: presentsIdentity, reason: "the server closed the connection")
+            }
+            let error = Int32(code)
+            if error == GNUTLS_E_AGAIN || error == GNUTLS_E_INTERRUPTED {
+                if gnutls_session_get_flags(handle) & GNUTLS_SFLAGS_SESSION_TICKET.rawValue != 0 { return }
+                do {
+                    try socket.wait(forWriting: gnutls_record_get_direction(handle) == 1, until: limit)
+                } catch .timeout {
+                    return
+                }
+                continue
+            }
+            if gnutls_error_is_fatal(error) == 0 { return }
+            throw .clientCertificateRefused(presented: presentsIdentity, reason: Self.reason(error, session: handle))
+        }
+    }
+
+    /// A handshake failure after the server requested a client certificate, blamed on the certificate when the
+    /// server ended the handshake with an alert.
+    func refusal(_ error: TLSConnectError) -> TLSConnectError {
+        guard serverRequestedCertificate, case .handshake(let reason) = error,
+              reason.lowercased().contains("alert") || reason.contains("terminated") || reason.contains("closed")
+        else { return error }
+        return .clientCertificateRefused(presented: presentsIdentity, reason: reason)
+    }
+
+    /// GnuTLS's reason, with the alert's name when the error is a received alert.
+    private static func reason(_ code: Int32, session: gnutls_session_t) -> String {
+        let text = GnuTLSLibrary.errorString(code)
+        guard code == GNUTLS_E_FATAL_ALERT_RECEIVED || code == GNUTLS_E_WARNING_ALERT_RECEIVED,
+              let name = gnutls_alert_get_name(gnutls_alert_get(session))
+        else { return text }
+        return "\(text): \(String(cString: name))"
     }
 
     /// Sends close_notify once, without waiting for the server's.
@@ -77,8 +135,8 @@ final class TLSSessionHandle {
         GNUTLS_E_RECORD_OVERFLOW,
     ]
 
-    private static func failure(_ code: Int32) -> TLSConnectError {
-        let reason = GnuTLSLibrary.errorString(code)
+    private static func failure(_ code: Int32, session: gnutls_session_t) -> TLSConnectError {
+        let reason = reason(code, session: session)
         if notTLSCodes.contains(code) { return .notTLS(reason) }
         if code == GNUTLS_E_PREMATURE_TERMINATION { return .handshake("the server closed the connection (\(reason))") }
         return .handshake(reason)

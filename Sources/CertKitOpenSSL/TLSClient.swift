@@ -1,4 +1,4 @@
-import CertKit
+public import CertKit
 public import CertKitSockets
 
 /// Captures a TLS server's certificate chain with OpenSSL (`SSL_connect` with `SSL_VERIFY_NONE`, then
@@ -17,15 +17,22 @@ public struct OpenSSLTLSClient: TLSChainFetcher {
     /// Creates a client.
     public init() {}
 
-    /// Captures the presented chain as DER (``fetchChain(host:port:serverName:timeout:)`` decodes it).
-    public func fetchDER(host: String, port: UInt16, serverName: String?, timeout: Duration) throws(TLSConnectError)
-        -> [[UInt8]]
+    /// Captures the presented chain as DER (``fetchChain(host:port:serverName:timeout:identity:)`` decodes it),
+    /// presenting `identity` when the server requests a client certificate.
+    public func fetchDER(host: String, port: UInt16, serverName: String?, timeout: Duration, identity: Identity?)
+        throws(TLSConnectError) -> [[UInt8]]
     {
         let deadline = ContinuousClock.now.advanced(by: timeout)
-        let context = try TLSContextHandle()
+        let context = try TLSContextHandle(identity: identity)
         let socket = try TCPConnection.connect(host: host, port: port, deadline: deadline)
-        let session = try TLSSessionHandle(context: context, socket: socket, serverName: serverName)
-        try session.handshake(until: deadline)
+        let session = try TLSSessionHandle(
+            context: context, socket: socket, serverName: serverName, presentsIdentity: identity != nil)
+        do {
+            try session.handshake(until: deadline)
+        } catch {
+            throw session.refusal(error)
+        }
+        try session.awaitClientCertificateVerdict(until: deadline)
         let chain = session.peerChain()
         session.shutdown()
         return chain

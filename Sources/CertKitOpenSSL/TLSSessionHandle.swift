@@ -11,16 +11,33 @@ final class TLSSessionHandle {
     let handle: OpaquePointer
     private let context: TLSContextHandle
     private let socket: TCPConnection
+    /// Set to 1 by OpenSSL's certificate callback when the server sends a CertificateRequest; allocated here and
+    /// deallocated in `deinit` after the `SSL` that points to it.
+    private let certificateRequested: UnsafeMutablePointer<Int32>
+    /// Whether an identity was configured (for the refusal message).
+    private let presentsIdentity: Bool
 
     /// Creates the session on `socket`, sending `serverName` as SNI when it is not nil.
-    init(context: TLSContextHandle, socket: TCPConnection, serverName: String?) throws(TLSConnectError) {
+    init(context: TLSContextHandle, socket: TCPConnection, serverName: String?, presentsIdentity: Bool = false)
+        throws(TLSConnectError)
+    {
         OpenSSLErrorQueue.clear()
+        certificateRequested = .allocate(capacity: 1)
+        certificateRequested.initialize(to: 0)
         guard let session = SSL_new(context.handle) else {
+            certificateRequested.deallocate()
             throw .handshake(OpenSSLErrorQueue.error("SSL_new failed").message)
         }
         handle = session
         self.context = context
         self.socket = socket
+        self.presentsIdentity = presentsIdentity
+        // On a client the certificate callback runs exactly when the server requests a certificate; it only
+        // notes that, and lets OpenSSL send the configured identity (or an empty list).
+        SSL_set_cert_cb(session, { _, flag in
+            flag?.assumingMemoryBound(to: Int32.self).pointee = 1
+            return 1
+        }, certificateRequested)
         // SSL_set_fd wraps the descriptor in a socket BIO that does not close it: the TCPConnection stays its owner.
         guard SSL_set_fd(session, socket.descriptor) == 1 else {
             throw .handshake(OpenSSLErrorQueue.error("SSL_set_fd failed").message)
@@ -36,7 +53,55 @@ final class TLSSessionHandle {
         }
     }
 
-    deinit { SSL_free(handle) }
+    deinit {
+        SSL_free(handle)
+        certificateRequested.deallocate()
+    }
+
+    /// True when the server sent a CertificateRequest during the handshake.
+    var serverRequestedCertificate: Bool { certificateRequested.pointee != 0 }
+
+    /// The longest wait for the server's verdict on a client certificate after a TLS 1.3 handshake.
+    static let verdictWait: Duration = .seconds(1)
+
+    /// Under TLS 1.3, when the server requested a client certificate, waits for its verdict: a record (a session
+    /// ticket or data: accepted), an alert or a closed connection (refused), or `verdictWait` of silence within
+    /// `deadline` (accepted). Under TLS 1.2 the verdict was part of the handshake, so this returns at once.
+    func awaitClientCertificateVerdict(until deadline: ContinuousClock.Instant) throws(TLSConnectError) {
+        guard serverRequestedCertificate, SSL_version(handle) == TLS1_3_VERSION else { return }
+        let limit = min(deadline, ContinuousClock.now.advanced(by: Self.verdictWait))
+        var byte: UInt8 = 0
+        while true {
+            if let session = SSL_get_session(handle), SSL_SESSION_has_ticket(session) == 1 { return }
+            OpenSSLErrorQueue.clear()
+            errno = 0
+            let status = SSL_peek(handle, &byte, 1)
+            if status > 0 { return }
+            switch SSL_get_error(handle, status) {
+            case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
+                if let session = SSL_get_session(handle), SSL_SESSION_has_ticket(session) == 1 { return }
+                do {
+                    try socket.wait(forWriting: SSL_get_error(handle, status) == SSL_ERROR_WANT_WRITE, until: limit)
+                } catch .timeout {
+                    return
+                }
+            case SSL_ERROR_ZERO_RETURN:
+                throw .clientCertificateRefused(presented: presentsIdentity, reason: "the server closed the connection")
+            case SSL_ERROR_SYSCALL where ERR_peek_error() == 0:
+                OpenSSLErrorQueue.clear()
+                throw .clientCertificateRefused(presented: presentsIdentity, reason: "the server closed the connection")
+            default:
+                throw .clientCertificateRefused(presented: presentsIdentity, reason: Self.reason())
+            }
+        }
+    }
+
+    /// A handshake failure after the server requested a client certificate, blamed on the certificate when the
+    /// server ended the handshake with an alert.
+    func refusal(_ error: TLSConnectError) -> TLSConnectError {
+        guard serverRequestedCertificate, case .handshake(let reason) = error, reason.contains("alert") else { return error }
+        return .clientCertificateRefused(presented: presentsIdentity, reason: reason)
+    }
 
     /// Runs the client handshake to completion before `deadline`, waiting with `poll` whenever OpenSSL needs the
     /// socket to become readable or writable.
@@ -96,12 +161,16 @@ final class TLSSessionHandle {
         SSL_R_UNEXPECTED_RECORD,
     ]
 
+    /// OpenSSL's reasons on the error queue as one line (and empties the queue).
+    private static func reason() -> String {
+        let reason = ERR_peek_error() == 0 ? "" : OpenSSLErrorQueue.error("").message.trimmingPrefix(": ").description
+        return reason.isEmpty ? "unknown OpenSSL error" : reason
+    }
+
     /// Classifies the failure on OpenSSL's error queue (and empties the queue).
     private static func failure() -> TLSConnectError {
         let first = ERR_peek_error()
-        let reason = first == 0 ? "" : OpenSSLErrorQueue.error("").message
-            .trimmingPrefix(": ").description
-        let text = reason.isEmpty ? "unknown OpenSSL error" : reason
+        let text = reason()
         if first != 0, ERR_GET_LIB(first) == ERR_LIB_SSL {
             if notTLSReasons.contains(ERR_GET_REASON(first)) { return .notTLS(text) }
             if ERR_GET_REASON(first) == SSL_R_UNEXPECTED_EOF_WHILE_READING {

@@ -13,6 +13,9 @@ package final class TCPConnection {
 
     private init(descriptor: Int32) { self.descriptor = descriptor }
 
+    /// Takes ownership of a connected, non-blocking socket (one accepted by ``TCPListener``).
+    package convenience init(adopting descriptor: Int32) { self.init(descriptor: descriptor) }
+
     deinit { close(descriptor) }
 
     /// Connects to `host:port` before `deadline`.

@@ -13,25 +13,39 @@ public protocol TLSChainFetcher: Sendable {
     /// Connects to `host:port` (a DNS name or an IP literal), sends `serverName` as SNI when it is not nil,
     /// completes the handshake and returns the DER encodings of the presented chain, leaf first, as the
     /// library gives them.
+    ///
+    /// When the server asks for a client certificate, `identity` (its certificate, intermediates and key) is
+    /// presented; with no identity the client answers with an empty certificate list. Under TLS 1.3 the server
+    /// judges the client certificate after the client's handshake has completed, so the client then waits for
+    /// the server's verdict — its first record, an alert, or a short quiet period (at most one second, within
+    /// `timeout`) — and a refusal is ``TLSConnectError/clientCertificateRefused(presented:reason:)``, not success.
     /// - Parameters:
     ///   - host: a DNS name or an IP literal.
     ///   - port: the TCP port.
     ///   - serverName: the SNI name to send, or nil for none.
     ///   - timeout: the bound on connecting and the handshake together.
+    ///   - identity: the client identity to present when the server requests one, or nil.
     /// - Throws: a ``TLSConnectError`` saying why no chain was captured.
-    func fetchDER(host: String, port: UInt16, serverName: String?, timeout: Duration) throws(TLSConnectError)
-        -> [[UInt8]]
+    func fetchDER(host: String, port: UInt16, serverName: String?, timeout: Duration, identity: Identity?)
+        throws(TLSConnectError) -> [[UInt8]]
 }
 
 extension TLSChainFetcher {
-    /// Like ``fetchDER(host:port:serverName:timeout:)``, with the chain decoded into certificates (server's order,
+    /// ``fetchDER(host:port:serverName:timeout:identity:)`` without a client identity.
+    public func fetchDER(host: String, port: UInt16, serverName: String?, timeout: Duration) throws(TLSConnectError)
+        -> [[UInt8]]
+    {
+        try fetchDER(host: host, port: port, serverName: serverName, timeout: timeout, identity: nil)
+    }
+
+    /// Like ``fetchDER(host:port:serverName:timeout:identity:)``, with the chain decoded into certificates (server's order,
     /// leaf first).
     /// - Throws: what `fetchDER` throws, ``TLSConnectError/handshake(_:)`` when the server sent no certificate at
     ///   all, or ``TLSConnectError/undecodableCertificate(index:reason:)`` for the first one that does not decode.
-    public func fetchChain(host: String, port: UInt16, serverName: String?, timeout: Duration) throws(TLSConnectError)
-        -> [Certificate]
-    {
-        let chain = try fetchDER(host: host, port: port, serverName: serverName, timeout: timeout)
+    public func fetchChain(
+        host: String, port: UInt16, serverName: String?, timeout: Duration, identity: Identity? = nil
+    ) throws(TLSConnectError) -> [Certificate] {
+        let chain = try fetchDER(host: host, port: port, serverName: serverName, timeout: timeout, identity: identity)
         guard !chain.isEmpty else { throw .handshake("the server sent no certificate") }
         do {
             return try PresentedChain.decode(chain)

@@ -15,6 +15,12 @@ public enum TLSConnectError: Error, Sendable, Hashable, CustomStringConvertible 
     case notTLS(String)
     /// The TLS handshake failed; the associated value is the TLS library's reason.
     case handshake(String)
+    /// The server refused the client certificate, or required one and got none (`presented` says which): an
+    /// alert or a closed connection during the handshake (TLS 1.2) or right after it (TLS 1.3). The reason is
+    /// the TLS library's.
+    case clientCertificateRefused(presented: Bool, reason: String)
+    /// The client identity could not be used by the TLS library (the library's reason).
+    case identity(String)
     /// Any other network failure (unreachable network, reset, ...), with the system's reason.
     case network(String)
     /// The server sent a certificate certkit cannot decode; the associated values are its position
@@ -29,6 +35,10 @@ public enum TLSConnectError: Error, Sendable, Hashable, CustomStringConvertible 
         case .timeout: "timed out"
         case .notTLS(let reason): "the peer does not speak TLS (\(reason))"
         case .handshake(let reason): "TLS handshake failed: \(reason)"
+        case .clientCertificateRefused(true, let reason): "the server refused the client certificate (\(reason))"
+        case .clientCertificateRefused(false, let reason):
+            "the server requires a client certificate and none was presented (\(reason))"
+        case .identity(let reason): "cannot present the client identity: \(reason)"
         case .network(let reason): "connection failed: \(reason)"
         case .undecodableCertificate(let index, let reason):
             PresentedChain.DecodingFailure.message(index: index, reason: reason)

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// Runs the built `Samples/PinnedClient` executable against a local `openssl s_server`.
@@ -28,6 +29,24 @@ struct ConnectPinnedClientTests {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("--identity: presents the PKCS#12 identity to a server that requires one; refused without it")
+    func identity() throws {
+        let server = try TLSTestServer(
+            .openssl, certificate: ConnectTestEnvironment.sample("server.pem"),
+            key: ConnectTestEnvironment.sample("server.key"), chain: [ConnectTestEnvironment.sample("intermediate-ca.pem")],
+            clientCA: IdentityPaths.fixture("client-root-ca.pem"))
+        defer { server.stop() }
+        setenv("CERTKIT_TEST_PINNED_P12", IdentityPaths.password, 1)
+        let url = "https://127.0.0.1:\(server.port)/"
+        let presented = try runPinnedClient([
+            "--timeout", "5", "--identity", IdentityPaths.fixture("client.p12"), "--password-env", "CERTKIT_TEST_PINNED_P12", url,
+        ])
+        #expect(presented.status == 0, "\(presented.output)")
+        let missing = try runPinnedClient(["--timeout", "5", url])
+        #expect(missing.status == 2, "\(missing.output)")
+        #expect(missing.output.contains("requires a client certificate"), "\(missing.output)")
     }
 
     @Test("the bundled root trusts the demo server: useCredential, exit 0")

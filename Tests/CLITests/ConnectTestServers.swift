@@ -154,8 +154,13 @@ final class TLSTestServer {
     private var temporaryFiles: [String] = []
 
     /// Serves `certificate` (leaf PEM) with `key`, followed by the PEM certificates in `chain` (sent after the
-    /// leaf). Retries on a new port when the chosen one is taken meanwhile.
-    init(_ kind: Kind, certificate: String, key: String, chain: [String] = []) throws {
+    /// leaf). Retries on a new port when the chosen one is taken meanwhile. With `clientCA` the server requires a
+    /// client certificate that chains to it (`-Verify -verify_return_error -CAfile`, `--require-client-cert
+    /// --verify-client-cert --x509cafile`); `tls12` limits it to TLS 1.2.
+    init(
+        _ kind: Kind, certificate: String, key: String, chain: [String] = [], clientCA: String? = nil,
+        tls12: Bool = false
+    ) throws {
         self.kind = kind
         var lastError: any Error = TestServerError(description: "\(kind) did not start")
         var files: [String] = []
@@ -163,7 +168,9 @@ final class TLSTestServer {
         for _ in 0..<3 {
             let port = try ConnectTestEnvironment.freePort()
             let process = try ConnectTestProcess(
-                Self.arguments(kind, port: port, certificate: certificate, key: key, chain: chain, files: &files))
+                Self.arguments(kind, port: port, certificate: certificate, key: key, chain: chain, files: &files)
+                    .filter { clientCA == nil || $0 != "--disable-client-cert" }
+                    + Self.clientCertificateArguments(kind, clientCA: clientCA, tls12: tls12))
             do {
                 try Self.waitUntilAccepting(process, port: port, kind: kind)
                 self.port = port
@@ -186,6 +193,16 @@ final class TLSTestServer {
 
     /// Stops the server now (also done in `deinit`).
     func stop() { process.stop() }
+
+    private static func clientCertificateArguments(_ kind: Kind, clientCA: String?, tls12: Bool) -> [String] {
+        switch kind {
+        case .openssl:
+            (clientCA.map { ["-Verify", "5", "-verify_return_error", "-CAfile", $0] } ?? []) + (tls12 ? ["-tls1_2"] : [])
+        case .gnutls:
+            (clientCA.map { ["--require-client-cert", "--verify-client-cert", "--x509cafile", $0] } ?? [])
+                + (tls12 ? ["--priority", "NORMAL:-VERS-TLS1.3"] : [])
+        }
+    }
 
     private static func arguments(
         _ kind: Kind, port: UInt16, certificate: String, key: String, chain: [String], files: inout [String]

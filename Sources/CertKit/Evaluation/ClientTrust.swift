@@ -1,0 +1,93 @@
+import Foundation
+
+/// The client-trust decision a TLS server makes when a client presents a certificate: the counterpart of
+/// ``ServerTrust``, and of a server's `NSURLAuthenticationMethodClientCertificate` check on Apple platforms
+/// (SecTrust with `SecPolicyCreateSSL(false, nil)`).
+///
+/// Let the TLS library request a client certificate *without* deciding trust (OpenSSL: `SSL_VERIFY_PEER` with a
+/// verification callback that accepts, then `SSL_get0_verified_chain`/`SSL_get_peer_cert_chain`; GnuTLS:
+/// `gnutls_certificate_server_set_request(GNUTLS_CERT_REQUIRE)` and `gnutls_certificate_get_peers`), pass the
+/// presented chain to ``evaluate(presentedDER:)`` and serve the client only when the report is trusted. The
+/// decision is certkit's: chain building to ``anchors``, the SSL client policy (clientAuth EKU, the profile's
+/// rules), trust settings, CRLs, pins and, when ``expectedIdentities`` is not empty, at least one of those names
+/// in the certificate. The `ClientTrustServer` sample (in `Samples/`) does exactly this with OpenSSL.
+///
+/// ```swift
+/// let trust = ClientTrust(
+///     evaluator: TrustEvaluator(backend: OpenSSLBackend()), anchors: clientRoots,
+///     expectedIdentities: [.email("alice@example.com")])
+/// let report = trust.evaluate(presentedDER: chainFromTheHandshake)
+/// guard report.isTrusted else { /* send an alert and close */ }
+/// ```
+public struct ClientTrust: Sendable {
+    /// The certificates trusted as anchors for client certificates (usually the organisation's client CA).
+    public var anchors: [Certificate]
+    /// When true (the default) only ``anchors`` are trusted; when false the system bundle is trusted too.
+    public var anchorsOnly: Bool
+    /// Extra intermediates for clients that send only their leaf.
+    public var intermediates: [Certificate]
+    /// The rule set: `apple` (the default), `rfc5280` or `webpki`.
+    public var profile: TrustProfile
+    /// Names of which the client certificate must carry at least one: `.email` (rfc822Name SANs or the subject's
+    /// emailAddress), `.dnsName` (dNSName SANs), `.ipAddress` (iPAddress SANs). Empty: any client of the anchors.
+    public var expectedIdentities: [GeneralName]
+    /// Per-certificate trust settings (always-trust, distrust), as `SecTrustSettings`.
+    public var trustSettings: TrustSettings
+    /// CRLs to check revocation against.
+    public var crls: [CertificateRevocationList]
+    /// SPKI SHA-256 pins: when not empty, the leaf or a CA of the built chain must match one.
+    public var pins: [SPKIPin]
+    /// The verification time; nil means now.
+    public var verifyDate: Date?
+
+    private let evaluateBody: @Sendable (TrustEvaluation) -> TrustReport
+
+    /// Creates a client-trust decision that evaluates with `evaluator` (concurrent callers are fine).
+    public init(
+        evaluator: TrustEvaluator, anchors: [Certificate], anchorsOnly: Bool = true, intermediates: [Certificate] = [],
+        profile: TrustProfile = .apple, expectedIdentities: [GeneralName] = [], trustSettings: TrustSettings = .none,
+        crls: [CertificateRevocationList] = [], pins: [SPKIPin] = [], verifyDate: Date? = nil
+    ) {
+        self.anchors = anchors
+        self.anchorsOnly = anchorsOnly
+        self.intermediates = intermediates
+        self.profile = profile
+        self.expectedIdentities = expectedIdentities
+        self.trustSettings = trustSettings
+        self.crls = crls
+        self.pins = pins
+        self.verifyDate = verifyDate
+        self.evaluateBody = { evaluator.evaluate($0) }
+    }
+
+    /// The evaluation this decision makes for `presentedChain` (leaf first) under the SSL client policy.
+    public func evaluation(presentedChain: [Certificate]) -> TrustEvaluation {
+        TrustEvaluation(
+            certificates: presentedChain, policies: [.sslClient(identities: expectedIdentities, profile: profile)],
+            anchors: anchors, anchorsOnly: anchorsOnly, verifyDate: verifyDate, trustSettings: trustSettings,
+            crls: crls, pins: pins, additionalIntermediates: intermediates)
+    }
+
+    /// Decides whether to trust the chain a client presented. An empty chain (the client sent no certificate)
+    /// is never trusted.
+    public func evaluate(presentedChain: [Certificate]) -> TrustReport {
+        evaluateBody(evaluation(presentedChain: presentedChain))
+    }
+
+    /// Like ``evaluate(presentedChain:)`` with the chain as the TLS library gives it: DER, leaf first. A
+    /// certificate that does not decode makes the result `otherError`, with the reason in the report's error.
+    public func evaluate(presentedDER: [[UInt8]]) -> TrustReport {
+        do {
+            return evaluate(presentedChain: try PresentedChain.decode(presentedDER))
+        } catch {
+            let decoded = error.decoded
+            return TrustReport(
+                result: .otherError, chain: decoded, checks: decoded.map { _ in [] },
+                error: TrustError(
+                    check: .backendError, certificateIndex: error.index, message: error.description,
+                    rule: TrustRules.backendError),
+                backend: "certkit", policy: evaluation(presentedChain: []).policies[0],
+                verifyDate: verifyDate ?? Date(), pathsTried: 0, notes: [error.description])
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// Why an identity could not be imported: each case is one line that says what is wrong and, where there is
+/// something to do, what to do (``description``).
+public enum IdentityError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The password does not open the file (the PKCS#12 MAC or the key's encryption does not verify).
+    case wrongPassword
+    /// The file is encrypted with an algorithm this library refuses by default; the associated value names the
+    /// algorithm when the library said it (RC2-40-CBC, ...).
+    case legacyEncryption(algorithm: String?)
+    /// The private key is not the key of the certificate.
+    case keyMismatch
+    /// The file holds certificates but no private key.
+    case noKey
+    /// The file holds a private key but no certificate (or no certificate was given).
+    case noCertificate
+    /// The bytes are not a PKCS#12 file or a private key this library reads; the associated value is the reason.
+    case malformed(String)
+    /// The library failed for another reason.
+    case library(String)
+
+    /// One line.
+    public var description: String {
+        switch self {
+        case .wrongPassword:
+            "wrong password (the PKCS#12 MAC or the key's encryption does not verify)"
+        case .legacyEncryption(let algorithm):
+            "encrypted with legacy \(algorithm ?? "RC2/RC4") encryption, which OpenSSL 3 refuses without its legacy "
+                + "provider: re-encrypt it (openssl pkcs12 -legacy -in FILE -nodes | openssl pkcs12 -export -out NEW.p12) "
+                + "or import it with --backend gnutls"
+        case .keyMismatch:
+            "the private key does not belong to the certificate"
+        case .noKey:
+            "no private key in the file (a client identity needs the certificate's key)"
+        case .noCertificate:
+            "no certificate for the private key in the file"
+        case .malformed(let reason):
+            "not a readable PKCS#12 file or private key: \(reason)"
+        case .library(let reason):
+            reason
+        }
+    }
+}
+
+/// Imports client identities with one backend's library (`OpenSSLIdentityImporter`, `GnuTLSIdentityImporter`).
+public protocol IdentityImporter: Sendable {
+    /// The backend's name (`openssl`, `gnutls`).
+    var name: String { get }
+
+    /// Imports a PKCS#12 (`.p12`, `.pfx`) file: the certificate whose key the file holds, the other certificates
+    /// as intermediates, and the key.
+    /// - Parameters:
+    ///   - pkcs12: the file's bytes (DER).
+    ///   - password: the password; empty for a file without one.
+    /// - Throws: ``IdentityError``: wrong password, legacy encryption, no key, no certificate, mismatch, malformed.
+    func importPKCS12(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> Identity
+
+    /// The certificates of a PKCS#12 file, whether or not it holds a key (key first when it does, then the others
+    /// in the file's order), for listing and converting.
+    /// - Throws: ``IdentityError``: wrong password, legacy encryption, malformed.
+    func pkcs12Certificates(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> [Certificate]
+
+    /// Imports a private key (PEM — PKCS#8, encrypted PKCS#8, PKCS#1 or SEC 1 — or DER PKCS#8) for `certificates`
+    /// (leaf first).
+    /// - Parameters:
+    ///   - certificates: the leaf, then its intermediates.
+    ///   - privateKey: the key file's bytes.
+    ///   - password: the key's password when it is encrypted, else nil.
+    /// - Throws: ``IdentityError``: wrong password, no certificate, mismatch, malformed.
+    func importIdentity(certificates: [Certificate], privateKey: [UInt8], password: String?) throws(IdentityError)
+        -> Identity
+}

@@ -1,0 +1,141 @@
+import CertKit
+import CertKitBackends
+import Foundation
+
+/// Client identities on the command line: detecting a PKCS#12 file by content, reading its password from a file
+/// or an environment variable (never from the command line), and importing it or a certificate + key pair with a
+/// backend's importer. Errors are one line: `certkit: <file>: <problem>`.
+enum IdentityInput {
+    /// `--password-file` and `--password-env`.
+    static let passwordOptions: [OptionSpec] = [
+        .value("password-file", "FILE", "read the PKCS#12 or key password from the first line of FILE"),
+        .value("password-env", "VAR", "read the PKCS#12 or key password from the environment variable VAR"),
+    ]
+
+    /// True when `bytes` is a DER PKCS#12 PFX: SEQUENCE { INTEGER 3, ContentInfo { id-data | id-signedData, ... } }.
+    static func isPKCS12(_ bytes: [UInt8]) -> Bool {
+        var cursor = 0
+        guard header(bytes, &cursor, tag: 0x30) != nil, bytes.count >= cursor + 3,
+              bytes[cursor..<cursor + 3].elementsEqual([0x02, 0x01, 0x03])
+        else { return false }
+        cursor += 3
+        guard header(bytes, &cursor, tag: 0x30) != nil else { return false }
+        let pkcs7 = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07] as [UInt8]
+        guard bytes.count >= cursor + pkcs7.count + 1, bytes[cursor..<cursor + pkcs7.count].elementsEqual(pkcs7) else {
+            return false
+        }
+        return [0x01, 0x02].contains(bytes[cursor + pkcs7.count])
+    }
+
+    /// Reads a DER tag and length at `cursor`, leaving `cursor` on the contents; nil when malformed.
+    private static func header(_ bytes: [UInt8], _ cursor: inout Int, tag: UInt8) -> Int? {
+        guard cursor + 2 <= bytes.count, bytes[cursor] == tag else { return nil }
+        let first = bytes[cursor + 1]
+        cursor += 2
+        if first < 0x80 { return Int(first) }
+        let count = Int(first & 0x7F)
+        guard count >= 1, count <= 4, cursor + count <= bytes.count else { return nil }
+        var length = 0
+        for byte in bytes[cursor..<cursor + count] { length = length << 8 | Int(byte) }
+        cursor += count
+        return length
+    }
+
+    /// The password given with `--password-file` or `--password-env`, or nil when neither was given.
+    /// - Throws: a usage error when both are given or the variable is not set; an input error when the file cannot
+    ///   be read.
+    static func password(
+        _ arguments: ParsedArguments, reader: InputReader, environment: [String: String], command: String
+    ) throws(CLIError) -> String? {
+        switch (arguments.value("password-file"), arguments.value("password-env")) {
+        case (.some, .some):
+            throw .usage("--password-file and --password-env cannot be combined", command: command)
+        case (let path?, nil):
+            guard path != "-" else { throw .usage("--password-file needs a file, not '-'", command: command) }
+            let bytes = try reader.read(path)
+            var text = String(decoding: bytes, as: UTF8.self)
+            if let newline = text.firstIndex(where: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+                text = String(text[..<newline])
+            }
+            return text
+        case (nil, let variable?):
+            guard let value = environment[variable] else {
+                throw .usage("--password-env \(variable): the variable is not set", command: command)
+            }
+            return value
+        case (nil, nil):
+            return nil
+        }
+    }
+
+    /// Imports a PKCS#12 file with `importer` (an empty password when none was given).
+    static func importPKCS12(
+        _ bytes: [UInt8], file: String, password: String?, importer: any IdentityImporter
+    ) throws(CLIError) -> Identity {
+        do {
+            return try importer.importPKCS12(bytes, password: password ?? "")
+        } catch .wrongPassword where password == nil {
+            throw .input(file: file, problem: "the PKCS#12 file needs a password: give --password-file FILE or --password-env VAR")
+        } catch {
+            throw .input(file: file, problem: error.description)
+        }
+    }
+
+    /// The certificates of a PKCS#12 file and its identity, nil when it holds no key (for `inspect` and `convert`,
+    /// which list certificates-only files too).
+    static func readPKCS12(
+        _ bytes: [UInt8], file: String, password: String?, importer: any IdentityImporter
+    ) throws(CLIError) -> (certificates: [Certificate], identity: Identity?) {
+        do {
+            let identity = try importer.importPKCS12(bytes, password: password ?? "")
+            return (identity.certificates, identity)
+        } catch .noKey {
+            do {
+                return (try importer.pkcs12Certificates(bytes, password: password ?? ""), nil)
+            } catch {
+                throw .input(file: file, problem: error.description)
+            }
+        } catch .wrongPassword where password == nil {
+            throw .input(file: file, problem: "the PKCS#12 file needs a password: give --password-file FILE or --password-env VAR")
+        } catch {
+            throw .input(file: file, problem: error.description)
+        }
+    }
+
+    /// Loads the identity of `--identity FILE.p12` or `--cert FILE --key FILE` (nil when none of them is given).
+    static func load(
+        _ arguments: ParsedArguments, context: CommandContext, importer: any IdentityImporter, command: String
+    ) throws(CLIError) -> Identity? {
+        let identityPath = arguments.value("identity")
+        let certificatePath = arguments.value("cert")
+        let keyPath = arguments.value("key")
+        if identityPath != nil, certificatePath != nil || keyPath != nil {
+            throw .usage("--identity cannot be combined with --cert/--key", command: command)
+        }
+        if (certificatePath == nil) != (keyPath == nil) {
+            throw .usage("--cert and --key go together", command: command)
+        }
+        let password = try password(
+            arguments, reader: context.reader, environment: ProcessInfo.processInfo.environment, command: command)
+        if let identityPath {
+            let bytes = try context.reader.read(identityPath)
+            let name = InputReader.displayName(identityPath)
+            guard isPKCS12(bytes) else {
+                throw .input(file: name, problem: "not a PKCS#12 file (for PEM files use --cert FILE --key FILE)")
+            }
+            return try importPKCS12(bytes, file: name, password: password, importer: importer)
+        }
+        guard let certificatePath, let keyPath else { return nil }
+        let certificates = try context.loader.load(certificatePath).certificates
+        let key = try context.reader.read(keyPath)
+        do {
+            return try importer.importIdentity(certificates: certificates, privateKey: key, password: password)
+        } catch .wrongPassword where password == nil {
+            throw .input(file: InputReader.displayName(keyPath), problem: "the key is encrypted: give --password-file FILE or --password-env VAR")
+        } catch .keyMismatch {
+            throw .input(file: InputReader.displayName(keyPath), problem: "the private key does not belong to the certificate in \(certificatePath)")
+        } catch {
+            throw .input(file: InputReader.displayName(keyPath), problem: error.description)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+public import CertKit
+
+/// Imports client identities with GnuTLS: PKCS#12 files (`gnutls_pkcs12_verify_mac`,
+/// `gnutls_pkcs12_simple_parse`) and key files (`gnutls_x509_privkey_import2`). The private key stays in a
+/// `gnutls_x509_privkey_t` owned by the returned ``Identity``.
+///
+/// GnuTLS still decrypts the legacy PKCS#12 encryption (RC2-40, 3DES) that OpenSSL 3 refuses by default.
+public struct GnuTLSIdentityImporter: IdentityImporter {
+    /// `gnutls`.
+    public let name = "gnutls"
+
+    /// Creates an importer.
+    public init() {}
+
+    public func importPKCS12(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> Identity {
+        let contents = try GnuTLSPKCS12(der: pkcs12).parse(password: password)
+        guard let key = contents.key, let leaf = contents.certificate else {
+            // GnuTLS pairs a key with its certificate by key id; when it found no pair, the bags say why.
+            switch (contents.hasKey || contents.key != nil, contents.hasCertificate || !contents.others.isEmpty) {
+            case (true, true): throw .keyMismatch
+            case (true, false): throw .noCertificate
+            case (false, _): throw .noKey
+            }
+        }
+        return try Self.identity(leaf: leaf, others: contents.others, key: key)
+    }
+
+    public func pkcs12Certificates(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> [Certificate] {
+        let contents = try GnuTLSPKCS12(der: pkcs12).parse(password: password)
+        do {
+            return try ((contents.certificate.map { [$0] } ?? []) + contents.others).map {
+                der throws(CertificateDecodingError) in try Certificate(derEncoded: der)
+            }
+        } catch {
+            throw .malformed("a certificate in the file does not decode: \(error)")
+        }
+    }
+
+    public func importIdentity(certificates: [Certificate], privateKey: [UInt8], password: String?)
+        throws(IdentityError) -> Identity
+    {
+        guard let leaf = certificates.first else { throw .noCertificate }
+        let key = try GnuTLSPrivateKey(encoded: privateKey, password: password)
+        return try Self.identity(leaf: leaf.derEncoded, others: certificates.dropFirst().map(\.derEncoded), key: key)
+    }
+
+    private static func identity(leaf: [UInt8], others: [[UInt8]], key: GnuTLSPrivateKey) throws(IdentityError)
+        -> Identity
+    {
+        let handle: GnuTLSCertificate
+        do { handle = try GnuTLSCertificate(der: leaf) } catch { throw .malformed(error.message) }
+        guard key.matches(handle) else { throw .keyMismatch }
+        do {
+            let certificate = try Certificate(derEncoded: leaf)
+            let intermediates = try others.map { der throws(CertificateDecodingError) in try Certificate(derEncoded: der) }
+            return Identity(
+                certificate: certificate, intermediates: intermediates,
+                privateKey: PrivateKey(algorithm: certificate.publicKey.algorithm, storage: key))
+        } catch {
+            throw .malformed("a certificate in the file does not decode: \(error)")
+        }
+    }
+}
