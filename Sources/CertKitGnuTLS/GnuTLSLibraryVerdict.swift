@@ -12,7 +12,7 @@ import Foundation
 ///   two shapes where GnuTLS is stricter than RFC 5280 (``GnuTLSKnownDeviations``). Weak algorithms are allowed and no verification
 ///   profile is set, so floors stay with the core; unknown critical extensions are left to the core too.
 /// - Each CRL the core validated is applied with `gnutls_x509_crt_check_revocation` to the certificate its
-///   issuer in the path issued.
+///   issuer in the path issued — the issuer that names it and whose key verifies it.
 /// A leaf that is itself the anchor, and an anchor GnuTLS will not keep in a trust list, get no path verdict.
 struct GnuTLSLibraryVerdict {
     let path: CandidatePath
@@ -64,7 +64,8 @@ struct GnuTLSLibraryVerdict {
         var findings: [LibraryFinding] = []
         for crl in crls {
             let list = try GnuTLSRevocationList(bytes: crl.derEncoded)
-            for issuerIndex in certificates.indices.dropFirst() where list.isIssued(by: certificates[issuerIndex]) {
+            for issuerIndex in certificates.indices.dropFirst()
+            where list.isIssued(by: certificates[issuerIndex]) && list.isSigned(by: certificates[issuerIndex]) {
                 if try list.revokes(certificates[issuerIndex - 1]) {
                     findings.append(LibraryFinding(
                         index: issuerIndex - 1, explainedBy: [.revocation], otherwise: .revocation,

@@ -30,6 +30,15 @@ final class GnuTLSRevocationList {
         gnutls_x509_crl_check_issuer(handle, certificate.handle) != 0
     }
 
+    /// True when `certificate`'s key verifies the CRL's signature (`gnutls_x509_crl_verify`). A name match alone
+    /// does not make a CRL an issuer's: a self-issued intermediate shares its CA's name, not its key.
+    func isSigned(by certificate: GnuTLSCertificate) -> Bool {
+        var issuers: [gnutls_x509_crt_t?] = [certificate.handle]
+        var status: UInt32 = 0
+        let code = gnutls_x509_crl_verify(handle, &issuers, 1, GnuTLSLibrary.permissiveAlgorithmFlags, &status)
+        return code >= 0 && status == 0
+    }
+
     /// True when the CRL lists `certificate` (same issuer name and serial), `gnutls_x509_crt_check_revocation`.
     func revokes(_ certificate: GnuTLSCertificate) throws(BackendError) -> Bool {
         var lists: [gnutls_x509_crl_t?] = [handle]

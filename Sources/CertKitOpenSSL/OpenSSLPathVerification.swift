@@ -40,7 +40,8 @@ struct OpenSSLPathVerification {
         }
         guard let target = handles.first ?? anchorHandle else { return [] }
         let untrusted = try OpenSSLCertificateStack(Array(handles.dropFirst()))
-        let crlStack = crls.isEmpty ? nil : try OpenSSLCRLStack(crls.map { crl throws(BackendError) in
+        let unambiguous = Self.unambiguousCRLs(crls, path: path)
+        let crlStack = unambiguous.isEmpty ? nil : try OpenSSLCRLStack(unambiguous.map { crl throws(BackendError) in
             try OpenSSLCRL(der: crl.derEncoded)
         })
 
@@ -62,6 +63,15 @@ struct OpenSSLPathVerification {
                 note: "openssl verified a chain of \(built.count) certificates, not the candidate path of \(expected.count)"))
         }
         return findings
+    }
+
+    /// The CRLs OpenSSL can be given without being misled: OpenSSL applies a CRL to every certificate whose issuer
+    /// has the CRL's issuer name, so a CRL whose issuer name two CAs of the path share (a self-issued intermediate
+    /// under its root) could be applied to the certificates of the one that did not sign it. Those CRLs are left
+    /// to the core, which matches each CRL to the issuer whose key verifies it.
+    static func unambiguousCRLs(_ crls: [CertificateRevocationList], path: CandidatePath) -> [CertificateRevocationList] {
+        let issuers = path.certificates.dropFirst()
+        return crls.filter { crl in issuers.filter { crl.issuer.matches($0.subject) }.count < 2 }
     }
 
     /// OpenSSL's `X509_cmp_time` counts a certificate as expired at the very second of its notAfter; RFC 5280
