@@ -143,6 +143,27 @@ RULES = [
     # GnuTLS drops certificates that are not CAs from its trust list; certkit (like SecTrust) trusts a leaf that
     # is itself an anchor (DESIGN section 3, normalisation).
     Rule("leaf-is-anchor", r"^chain\.anchor-is-leaf$", ("gnutls",) + PYCA),
+    # A leaf that is itself the anchor and names itself as issuer without being self-signed: the anchor is trusted
+    # as given; OpenSSL takes a self-issued certificate for a root and looks for its signer.
+    AllTagsRule("leaf-anchor-self-issued", [r"^chain\.anchor-is-leaf$", r"^chain\.leaf-is-ca-issuing$"], OPENSSL_ALL),
+    # A self-issued intermediate (the root's name, its own key) made an anchor: OpenSSL takes it for a root and
+    # looks for its signer (-partial_chain notwithstanding).
+    AllTagsRule("openssl-self-issued-anchor", [r"^chain\.self-issued-int$", r"^anchor@int$"], OPENSSL_ALL),
+    # RFC 5280 section 6.1.4 (l): a self-issued intermediate does not count against pathLenConstraint; GnuTLS's
+    # certtool counts it, and pyca then tries the root as the leaf's issuer.
+    AllTagsRule("self-issued-not-counted", [r"^chain\.self-issued-int$", r"^bc\.root-pathlen0@root$"], ("gnutls",) + PYCA),
+    # A CRL with a bad signature beside a valid CRL of the same issuer: certkit uses the valid one (the bad one can
+    # neither revoke nor mask); OpenSSL picks the bad one and fails.
+    Rule("bad-crl-beside-valid", r"^crl\.extra-bad-crl-masking$", OPENSSL_ALL, detail=r"CRL signature failure"),
+    # No dNSName in the leaf, a host name in its CN: the apple and rfc5280 profiles never read the CN (names come
+    # from the subjectAltName), so DNS name constraints do not apply to it; OpenSSL and GnuTLS constrain the CN.
+    AllTagsRule("cn-not-constrained", [r"^san\.no-dns-cn-host@leaf$", r"^nc\."], OPENSSL_ALL + ("gnutls",),
+                profiles={"apple", "rfc5280"}),
+    # A dNSName SAN that is not a valid host name (an IP literal, a NUL) beside an excluded DNS subtree it does not
+    # fall in: the apple profile compares names as trustd does; rfc5280 and webpki refuse such a SAN under any
+    # DNS constraint (rfc5280.name-constraints-valid-names), as pyca does.
+    AllTagsRule("apple-invalid-san-excluded", [r"^nc\.exclude-", r"^host\.(dns:san-nul|ip:.*/both)@leaf$"], PYCA,
+                profiles={"apple"}),
     # A leaf that is itself the anchor is not held to the leaf rules of the SSL profiles (apple.server-eku): with
     # anyExtendedKeyUsage alone it is trusted; OpenSSL's sslserver purpose wants serverAuth.
     AllTagsRule("anchor-leaf-any-eku", [r"^chain\.anchor-is-leaf$", r"^eku\.leaf-any-only@leaf$"], OPENSSL_ALL,
@@ -184,6 +205,12 @@ RULES = [
     # An IPv4-mapped IPv6 subtree constrains the IPv4 address it maps (one name form across families, issue 10 D);
     # OpenSSL compares address families and rejects.
     Rule("openssl-ip-family", r"^nc\.permit-ip-v4mapped", ("certkit-backends",), kind="disagreement"),
+    # GnuTLS applies DNS name constraints to the subject CN of a leaf without dNSName (see cn-not-constrained).
+    AllTagsRule("gnutls-nc-on-cn", [r"^san\.no-dns-cn-host@leaf$", r"^nc\."], ("certkit-backends",), kind="disagreement",
+                profiles={"apple", "rfc5280"}),
+    # GnuTLS's path verifier cannot tell a self-issued intermediate from the same-named anchor above it once an
+    # identifier is missing, and fails closed; the core links them by key.
+    Rule("gnutls-self-issued-same-name", r"^chain\.self-issued-int$", ("certkit-backends",), kind="disagreement"),
 ]
 
 

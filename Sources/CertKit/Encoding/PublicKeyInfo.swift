@@ -39,12 +39,16 @@ public struct PublicKeyInfo: Sendable, Hashable {
     /// modulus, an EC point that is not uncompressed or has the wrong length, EdDSA parameters or a key of the
     /// wrong length. Such a key is never trusted (`WeakKeySize`, as trustd treats a key it cannot use).
     public let encodingProblem: String?
+    /// True for an RSA key under id-RSASSA-PSS (RFC 4055 §1.2) rather than rsaEncryption: a key restricted to PSS
+    /// signatures, which Security.framework and the Baseline Requirements do not accept.
+    public let isRSASSAPSSKey: Bool
 
     /// Creates a key info.
-    public init(algorithm: Algorithm, derEncoded: [UInt8], encodingProblem: String? = nil) {
+    public init(algorithm: Algorithm, derEncoded: [UInt8], encodingProblem: String? = nil, isRSASSAPSSKey: Bool = false) {
         self.algorithm = algorithm
         self.derEncoded = derEncoded
         self.encodingProblem = encodingProblem
+        self.isRSASSAPSSKey = isRSASSAPSSKey
     }
 
     /// The key size in bits used for key-size floors: RSA modulus, EC field size, DSA p; nil when not meaningful.

@@ -12,7 +12,7 @@ struct CompiledNameConstraints: Sendable {
 
     /// The names of `certificate` (SAN entries, the subject as a directory name, the subject's email addresses)
     /// and `extraNames` that are not allowed, and with `validNamesOnly` also every subjectAltName that is not a
-    /// valid name of its type while a permitted subtree has its form: the list
+    /// valid name of its type while a permitted or excluded subtree has its form: the list
     /// ``NameConstraintsChecker/violations(of:certificate:extraNames:validNamesOnly:)`` gives, de-duplicated by a
     /// set rather than a search.
     func violations(of certificate: Certificate, extraNames: [GeneralName] = [], validNamesOnly: Bool = false) -> [GeneralName] {
@@ -25,7 +25,7 @@ struct CompiledNameConstraints: Sendable {
         guard validNamesOnly else { return found }
         var listed = Set(found)
         for name in alternativeNames where !NameSyntax.isValid(name) {
-            if permitted.hasForm(of: name) && listed.insert(name).inserted { found.append(name) }
+            if (permitted.hasForm(of: name) || excluded.hasForm(of: name)) && listed.insert(name).inserted { found.append(name) }
         }
         return found
     }
@@ -38,6 +38,7 @@ struct CompiledNameConstraints: Sendable {
             // A wildcard dNSName stands for every name it can match: it is excluded when one of them is.
             return permitted.dns.allows(normalized) && !excluded.dns.matches(normalized)
                 && !(normalized.hasPrefix("*.") && excluded.dns.holdsMatchOf(wildcard: normalized))
+                && !(normalized == "*" && !excluded.dns.isEmpty)
         case .uri(let uri):
             let host = NameConstraintsChecker.uriHost(uri)
             if !permitted.uri.isEmpty && !(host.map(permitted.uri.matches) ?? false) { return false }

@@ -34,6 +34,9 @@ package enum NameConstraintsChecker {
         if !permittedOfForm.isEmpty && !permittedOfForm.contains(where: { within(name, subtree: $0) }) { return false }
         if constraints.excluded.contains(where: { sameForm($0, name) && within(name, subtree: $0) }) { return false }
         // A wildcard dNSName stands for every name it can match: excluded when one of them is an excluded base.
+        if case .dnsName(let host) = name, HostnameMatcher.normalize(host) == "*" {
+            return !constraints.excluded.contains { if case .dnsName = $0 { return true } else { return false } }
+        }
         if case .dnsName(let host) = name, HostnameMatcher.normalize(host).hasPrefix("*.") {
             let domain = HostnameMatcher.normalize(host).dropFirst(2)
             return !constraints.excluded.contains {

@@ -78,9 +78,27 @@ enum ExtensionDecoders {
             if case .ipAddress(let bytes) = base, bytes.count != 8, bytes.count != 32 {
                 throw CertificateDecodingError(.malformedDER, "name constraint IP entry of \(bytes.count) bytes")
             }
+            // RFC 5280 §4.2.1.10: address and mask "in CIDR notation": a mask that is not a run of ones followed by
+            // zeros describes no range. Malformed, fail closed (GnuTLS refuses every certificate below it).
+            if case .ipAddress(let bytes) = base, !isContiguousMask(bytes[(bytes.count / 2)...]) {
+                throw CertificateDecodingError(.malformedDER, "name constraint IP mask is not contiguous")
+            }
             names.append(base)
         }
         return names
+    }
+
+    /// True when `mask` is ones then zeros (`255.255.0.0`, not `255.0.255.0`).
+    private static func isContiguousMask(_ mask: ArraySlice<UInt8>) -> Bool {
+        var seenZero = false
+        for byte in mask {
+            if seenZero { if byte != 0 { return false }; continue }
+            if byte == 0xFF { continue }
+            // A partial byte must be ones then zeros; everything after it zero.
+            if (~byte &+ 1) & ~byte != 0 && byte != 0 { return false }
+            seenZero = true
+        }
+        return true
     }
 
     /// The keyIdentifier, and whether authorityCertIssuer or authorityCertSerialNumber is present.

@@ -65,7 +65,8 @@ enum PublicKeyParser {
         default:
             algorithm = .other(oid: oid)
         }
-        return PublicKeyInfo(algorithm: algorithm, derEncoded: node.encoded, encodingProblem: problem)
+        return PublicKeyInfo(
+            algorithm: algorithm, derEncoded: node.encoded, encodingProblem: problem, isRSASSAPSSKey: oid == rsassaPSS)
     }
 
     /// The bit length of an RSAPublicKey's modulus, and what is wrong with the key's integers, if anything

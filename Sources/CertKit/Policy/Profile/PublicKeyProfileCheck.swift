@@ -31,6 +31,8 @@ package struct PublicKeyProfileCheck: PathCheck {
         for (index, certificate) in context.certificates.enumerated() {
             if let rule = Self.brokenRule(certificate.publicKey.algorithm), context.enforces(rule) {
                 findings.record(rule, at: index, note: "\(certificate.publicKey.algorithm)")
+            } else if certificate.publicKey.isRSASSAPSSKey {
+                findings.record(TrustRules.keyAlgorithm, at: index, note: "RSA key under id-RSASSA-PSS (BR §7.1.3.1.1: rsaEncryption only)")
             }
         }
     }

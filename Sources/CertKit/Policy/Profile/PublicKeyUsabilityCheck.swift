@@ -2,7 +2,8 @@
 /// policy:
 /// - `TrustRules/publicKeyEncoding` (every profile): the SubjectPublicKeyInfo is encoded as its algorithm's RFC
 ///   requires (`PublicKeyInfo/encodingProblem`);
-/// - `TrustRules/appleKeyAlgorithm` (apple): the key is RSA or ECDSA on a NIST prime curve (P-192 to P-521), the keys
+/// - `TrustRules/appleKeyAlgorithm` (apple): the key is RSA (rsaEncryption, not an id-RSASSA-PSS key) or ECDSA on a
+///   NIST prime curve (P-192 to P-521), the keys
 ///   Security.framework can create from a certificate; trustd counts any other key as weak.
 /// - `TrustRules/verifiableKeyAlgorithm` (rfc5280): the key is RSA, DSA, ECDSA on a NIST prime curve, Ed25519 or Ed448,
 ///   the keys both backends' libraries verify (GnuTLS has no secp256k1 or Brainpool curves).
@@ -35,7 +36,7 @@ package struct PublicKeyUsabilityCheck: PathCheck {
             let key = certificate.publicKey
             if let problem = key.encodingProblem, context.enforces(TrustRules.publicKeyEncoding) {
                 findings.record(TrustRules.publicKeyEncoding, at: index, note: problem)
-            } else if context.enforces(TrustRules.appleKeyAlgorithm), !Self.isAppleKeyAlgorithm(key.algorithm) {
+            } else if context.enforces(TrustRules.appleKeyAlgorithm), !Self.isAppleKeyAlgorithm(key.algorithm) || key.isRSASSAPSSKey {
                 findings.record(TrustRules.appleKeyAlgorithm, at: index, note: "\(key.algorithm)")
             } else if context.enforces(TrustRules.verifiableKeyAlgorithm), !Self.isAppleKeyAlgorithm(key.algorithm),
                       !Self.isRFC5280OnlyKeyAlgorithm(key.algorithm) {

@@ -25,7 +25,7 @@ extension TrustRules {
     /// Keys Security.framework can use.
     public static let appleKeyAlgorithm = TrustRule(
         "apple.key-algorithm", .weakKeySize, appleOnly, "trustd WeakKeySize (SecCertificateIsWeakKey); SecKey key types",
-        "every key of the path is RSA or ECDSA on a NIST prime curve (P-192, P-224, P-256, P-384, P-521): trustd counts a key it cannot create (Ed25519, Ed448, DSA, secp256k1, other curves) as weak (fatal)")
+        "every key of the path is RSA (rsaEncryption) or ECDSA on a NIST prime curve (P-192, P-224, P-256, P-384, P-521): trustd counts a key it cannot create (Ed25519, Ed448, DSA, secp256k1, other curves, RSASSA-PSS-only keys) as weak (fatal)")
 
     /// Apple's rules.
     static let appleRules: [TrustRule] = [serverAuthRequired, validityPeriod, unparseableExtension, explicitPolicy, appleKeyAlgorithm]

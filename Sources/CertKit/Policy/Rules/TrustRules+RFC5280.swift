@@ -104,7 +104,7 @@ extension TrustRules {
     /// Only valid names satisfy a permitted subtree.
     public static let nameConstraintsValidNames = TrustRule(
         "rfc5280.name-constraints-valid-names", .nameConstraints, rfcAndWebPKI, "RFC 5280 §4.2.1.6, §4.2.1.10",
-        "a subjectAltName that is not a valid name of its type (a dNSName with '_' or an empty label) never satisfies a permitted subtree")
+        "a subjectAltName that is not a valid name of its type (a dNSName with '_' or an empty label) never satisfies a permitted subtree, nor lies outside an excluded one")
     /// policyConstraints critical.
     public static let policyConstraintsCritical = TrustRule(
         "rfc5280.policy-constraints-critical", .policyConstraints, [.rfc5280], "RFC 5280 §4.2.1.11",

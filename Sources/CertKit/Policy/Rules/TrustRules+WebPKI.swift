@@ -34,7 +34,7 @@ extension TrustRules {
     /// RSA and ECDSA only.
     public static let keyAlgorithm = TrustRule(
         "webpki.key-algorithm", .keySize, webPKIOnly, "CA/B BR §6.1.5, §7.1.3.1; pyca/cryptography webpki policy",
-        "a public key is RSA or ECDSA: no DSA, and no Ed25519 or Ed448 (pyca/cryptography rejects EdDSA in its Web PKI policy; certkit follows)")
+        "a public key is RSA (rsaEncryption, not id-RSASSA-PSS) or ECDSA: no DSA, and no Ed25519 or Ed448 (pyca/cryptography rejects EdDSA in its Web PKI policy; certkit follows)")
     /// The subject CN is one of the SANs.
     public static let commonNameInSAN = TrustRule(
         "webpki.cn-in-san", .subjectCommonName, webPKIOnly, "CA/B BR §7.1.4.3",
