@@ -164,6 +164,9 @@ RULES = [
     # DNS constraint (rfc5280.name-constraints-valid-names), as pyca does.
     AllTagsRule("apple-invalid-san-excluded", [r"^nc\.exclude-", r"^host\.(dns:san-nul|ip:.*/both)@leaf$"], PYCA,
                 profiles={"apple"}),
+    # directoryName constraints: certkit implements them (RFC 5280 section 4.2.1.10); pyca refuses the extension
+    # and GnuTLS refuses every certificate below an excluded directoryName (GnuTLSKnownDeviations).
+    Rule("directoryname-constraints", r"^nc\.(exclude|permit)-dirname-", ("gnutls",) + PYCA),
     # A leaf that is itself the anchor is not held to the leaf rules of the SSL profiles (apple.server-eku): with
     # anyExtendedKeyUsage alone it is trusted; OpenSSL's sslserver purpose wants serverAuth.
     AllTagsRule("anchor-leaf-any-eku", [r"^chain\.anchor-is-leaf$", r"^eku\.leaf-any-only@leaf$"], OPENSSL_ALL,
