@@ -60,7 +60,8 @@ struct BatchOptions: Sendable {
     /// What `inspect --help` says about `--batch`.
     static let inspectHelp = """
         --batch FILE|-: each input line is one JSON object {"id": ..., "chain": [PEM text or base64 DER], "at":
-        ISO 8601}; only "chain" is required. Each output line is the --json document on one line plus "id"; a bad
+        ISO 8601}, the lines of evaluate --batch (whose host, ip, email, policy and profile are accepted and not
+        used); only "chain" is required. Each output line is the --json document on one line plus "id"; a bad
         line gives {"error": {"code": ..., "message": ...}, "id": ..., "line": N} and the run goes on. Exit code: 1
         if any line was an error, else 0.
         """

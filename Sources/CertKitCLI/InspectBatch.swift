@@ -3,8 +3,9 @@ import Foundation
 
 /// `certkit inspect --batch`: the `inspect --json` document of each line's certificates.
 enum InspectBatch {
-    /// The keys of an input line besides `id`.
-    static let keys = ["chain", "at"]
+    /// The keys of an input line besides `id`: those of `evaluate --batch`, so one corpus feeds both (the
+    /// identity, policy and profile keys are accepted and not used).
+    static let keys = EvaluateBatch.keys
 
     /// Runs the batch; `date` is `--at`, or now (the batch's start) without it.
     static func run(_ batch: BatchOptions, at date: Date, backend: any TrustBackend, context: CommandContext)
