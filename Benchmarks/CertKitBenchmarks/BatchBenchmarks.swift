@@ -9,13 +9,14 @@ import Foundation
 struct BatchBenchmarks {
     let report: BenchmarkReport
     /// Fresh chains per throughput measurement.
-    var chains = 20_000
-    /// Repetitions of each throughput measurement (the median is reported).
-    var repetitions = 3
+    var chains = 10_000
+    /// Rounds of the throughput measurements (the median is reported).
+    var repetitions = 5
     /// Lines streamed through the binary for the memory measurement (0: skipped).
     var memoryChains = 200_000
 
     func run() {
+        let chains = self.chains
         emit("  batch: generating \(chains) fresh chains (ECDSA P-256, one new leaf each, shared intermediate)")
         let pki = BatchPKI()
         let corpus = BatchCorpus(pki: pki)
@@ -59,10 +60,7 @@ struct BatchBenchmarks {
         }
         let rawTrusted = rawLoop(0..<min(chains, 100))
         if rawTrusted != min(chains, 100) { emit("  note: the raw loop trusts \(rawTrusted) of the first 100 chains") }
-        let raw = report.add(row(benchmark, .openssl, "raw C: d2i + X509_verify_cert, 1 thread", median {
-            _ = rawLoop(0..<chains)
-        }))
-        let raw2 = report.add(row(benchmark, .openssl, "raw C: 2 threads", median {
+        let twoThreads: @Sendable () -> Void = {
             let group = DispatchGroup()
             let half = chains / 2
             for range in [0..<half, half..<chains] {
@@ -73,10 +71,30 @@ struct BatchBenchmarks {
                 }.start()
             }
             group.wait()
-        }), baseline: nil)
+        }
+
+        // The library alone on the same chains: DER parsed in Swift, one TrustEvaluator (handle cache on, so
+        // only the shared intermediate hits it), no JSON in or out. The gap to the --jobs 1 row is the CLI's.
+        let evaluator = TrustEvaluator(backend: BackendKind.openssl.make(handleCache: true), configuration: .uncached)
+        let library = {
+            for index in 0..<chains {
+                let certificates = ders[index].map { der -> Certificate in
+                    do { return try Certificate(derEncoded: der) } catch { fail("parse: \(error)") }
+                }
+                _ = evaluator.evaluate(TrustEvaluation(
+                    certificates: certificates, policies: [.sslServer(host: hosts[index])], anchors: anchor,
+                    verifyDate: BatchCorpus.date))
+            }
+        }
 
         let arguments = ["evaluate", "--anchors", anchors, "--at", "2030-06-01", "--batch", "-"]
-        var jobRows: [Int: BenchmarkRow] = [:]
+        func batch(_ jobs: Int) -> () -> Void {
+            {
+                _ = CertKitCommand.run(
+                    arguments: arguments + ["--jobs", "\(jobs)"], stdin: MemorySource(input), stdout: CountingSink(),
+                    stderr: CountingSink())
+            }
+        }
         for jobs in [1, 2] {
             // A first run checks the output: one trusted verdict per chain.
             let sink = MemorySink(), errors = MemorySink()
@@ -87,27 +105,54 @@ struct BatchBenchmarks {
             if code != 0 || outputs.count != chains || trusted != chains {
                 emit("  note: --jobs \(jobs) exited \(code) with \(outputs.count) lines (\(trusted) trusted) for \(chains) chains: \(errors.text)")
             }
-            jobRows[jobs] = report.add(row(benchmark, .openssl, "certkit --batch --jobs \(jobs)", median {
-                _ = CertKitCommand.run(
-                    arguments: arguments + ["--jobs", "\(jobs)"], stdin: MemorySource(input), stdout: CountingSink(),
-                    stderr: CountingSink())
-            }), baseline: raw)
         }
-        let one = jobRows[1]!, two = jobRows[2]!
-        emit(String(format: "  batch: --jobs 1 %.0f chains/s = %.2f× the raw C loop (target ≥ 0.80×); --jobs 2 %.0f chains/s = %.2f× --jobs 1 (target ≥ 1.80×); raw C on 2 threads %.2f× raw on 1",
-                    one.opsPerS, one.opsPerS / raw.opsPerS, two.opsPerS, two.opsPerS / one.opsPerS, raw2.opsPerS / raw.opsPerS))
+
+        // The cases run in turn, round after round, so a busy neighbour slows them all alike; wall time gives
+        // chains/s, CPU time (all threads of this process) the work per chain whatever the machine's load.
+        let cases: [(name: String, body: () -> Void)] = [
+            ("raw C: d2i + X509_verify_cert, 1 thread", { _ = rawLoop(0..<chains) }),
+            ("raw C: 2 threads", twoThreads),
+            ("certkit library: parse + evaluate", library),
+            ("certkit --batch --jobs 1", batch(1)),
+            ("certkit --batch --jobs 2", batch(2)),
+        ]
+        var wall = cases.map { _ in [Double]() }, cpu = cases.map { _ in [Double]() }
+        for _ in 0..<repetitions {
+            for (index, measured) in cases.enumerated() {
+                let cpuStart = Self.cpuNanoseconds(), start = Measurement.now()
+                measured.body()
+                wall[index].append(Double(Measurement.now() - start) / Double(chains))
+                cpu[index].append(Double(Self.cpuNanoseconds() - cpuStart) / Double(chains))
+            }
+        }
+        var rows: [BenchmarkRow] = []
+        for (index, measured) in cases.enumerated() {
+            rows.append(report.add(
+                row(benchmark, .openssl, measured.name, Measurement.median(wall[index])),
+                baseline: index == 0 || index == 1 ? nil : rows.first))
+        }
+        var cpuRows: [BenchmarkRow] = []
+        for (index, measured) in cases.enumerated() {
+            cpuRows.append(report.add(
+                row(benchmark + " CPU", .openssl, measured.name, Measurement.median(cpu[index])),
+                baseline: index == 0 ? nil : cpuRows.first))
+        }
+        let raw = rows[0], raw2 = rows[1], lib = rows[2], one = rows[3], two = rows[4]
+        emit(String(format: "  batch: --jobs 1 %.0f chains/s = %.2f× the raw C loop (target ≥ 0.80×); --jobs 2 %.0f chains/s = %.2f× --jobs 1 (target ≥ 1.80×); raw C on 2 threads %.2f× raw on 1 (what this machine gives a second thread now); the library alone %.2f× raw",
+                    one.opsPerS, one.opsPerS / raw.opsPerS, two.opsPerS, two.opsPerS / one.opsPerS, raw2.opsPerS / raw.opsPerS,
+                    lib.opsPerS / raw.opsPerS))
+        emit(String(format: "  batch CPU per chain: raw C %.0f µs, library %.0f µs (%.2f× raw), --jobs 1 %.0f µs (%.2f× raw), --jobs 2 %.0f µs",
+                    cpuRows[0].usPerOp, cpuRows[2].usPerOp, cpuRows[2].usPerOp / cpuRows[0].usPerOp, cpuRows[3].usPerOp,
+                    cpuRows[3].usPerOp / cpuRows[0].usPerOp, cpuRows[4].usPerOp))
         if memoryChains > 0 { runMemory(lines: lines, anchors: anchors) }
     }
 
-    /// Median nanoseconds per chain of `body`, which evaluates all `chains`.
-    private func median(_ body: () -> Void) -> Double {
-        var samples: [Double] = []
-        for _ in 0..<repetitions {
-            let start = Measurement.now()
-            body()
-            samples.append(Double(Measurement.now() - start) / Double(chains))
-        }
-        return Measurement.median(samples)
+    /// User + system CPU time of the whole process (every thread), in nanoseconds.
+    private static func cpuNanoseconds() -> UInt64 {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        func nanoseconds(_ time: timeval) -> UInt64 { UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_usec) * 1_000 }
+        return nanoseconds(usage.ru_utime) + nanoseconds(usage.ru_stime)
     }
 
     /// Streams `memoryChains` lines (the fresh chains again and again, each line with a new id) through the

@@ -127,7 +127,7 @@ struct BatchCorpus {
 
 /// The batch options of the benchmark command line.
 struct BatchSettings {
-    var chains = 20_000
+    var chains = 10_000
     var memoryChains = 200_000
     var corpusDirectory: String?
     var corpusCount = 100_000

@@ -116,6 +116,10 @@ final class BatchPipeline: @unchecked Sendable {
     private var nextToWrite = 0
     private var inputEnded = false
     private var writing = false
+    /// Workers waiting for a line, and whether the reader waits for room in the window: a wake-up is sent only
+    /// to someone waiting (a line handed over costs no system call while every worker is busy).
+    private var idleWorkers = 0
+    private var readerWaiting = false
     private var summary = BatchSummary()
 
     init(jobs: Int, output: any ByteSink, progress: BatchProgress?, process: @escaping @Sendable (Job) -> BatchOutcome) {
@@ -155,10 +159,15 @@ final class BatchPipeline: @unchecked Sendable {
                 continue
             }
             condition.lock()
-            while nextSequence - nextToWrite >= window { condition.wait() }
+            while nextSequence - nextToWrite >= window {
+                readerWaiting = true
+                condition.wait()
+            }
+            readerWaiting = false
             queue.append(Pending(sequence: nextSequence, job: job, offset: reader.bytesConsumed))
             nextSequence += 1
-            condition.broadcast()
+            // Only workers wait while the reader runs: wake one of them.
+            if idleWorkers > 0 { condition.signal() }
             condition.unlock()
         }
         condition.lock()
@@ -181,7 +190,11 @@ final class BatchPipeline: @unchecked Sendable {
     private func work() {
         condition.lock()
         while true {
-            while queueHead == queue.count, !inputEnded { condition.wait() }
+            while queueHead == queue.count, !inputEnded {
+                idleWorkers += 1
+                condition.wait()
+                idleWorkers -= 1
+            }
             if queueHead == queue.count {
                 condition.unlock()
                 return
@@ -216,7 +229,7 @@ final class BatchPipeline: @unchecked Sendable {
             }
             for code in codes { summary.add(code) }
             let snapshot = summary
-            condition.broadcast()
+            if readerWaiting { condition.broadcast() }
             condition.unlock()
             output.write(bytes)
             progress?.update(snapshot, bytesDone: offset)
