@@ -229,7 +229,8 @@ final class BatchPipeline: @unchecked Sendable {
             }
             for code in codes { summary.add(code) }
             let snapshot = summary
-            if readerWaiting { condition.broadcast() }
+            // A reader waiting on a full window is woken once half of it is free, not for every line written.
+            if readerWaiting, nextSequence - nextToWrite <= window / 2 { condition.broadcast() }
             condition.unlock()
             output.write(bytes)
             progress?.update(snapshot, bytesDone: offset)
