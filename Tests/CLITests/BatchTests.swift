@@ -195,8 +195,11 @@ struct BatchTests {
     @Test("per-line host/ip/email, policy, profile and at: each line equals a lone evaluate --json (every scenario)")
     func scenarios() throws {
         let base = Fixtures.scenariosDirectory.path + "/"
+        // Under a sanitizer (5-15x slower) the first groups only; the plain pass compares every scenario.
+        let sanitized = ProcessInfo.processInfo.environment["CERTKIT_SANITIZER_SLOWDOWN"] != nil
+        let groups = sanitized ? Array(Self.scenarioGroups.prefix(6)) : Self.scenarioGroups
         var compared = 0
-        for group in Self.scenarioGroups {
+        for group in groups {
             let first = group[0]
             var arguments = ["evaluate", "--jobs", "2", "--batch", "-"]
             for (option, files) in [("--anchors", first.anchors), ("--intermediates", first.intermediates),
@@ -237,7 +240,8 @@ struct BatchTests {
             }
             #expect(run.code == worst.exitCode.rawValue, "\(first.name): the batch code is the worst line's")
         }
-        #expect(compared == Fixtures.scenarios.count)
+        #expect(compared == groups.map(\.count).reduce(0, +))
+        if !sanitized { #expect(compared == Fixtures.scenarios.count) }
     }
 
     @Test("--backend both: each line carries agree and backends")
