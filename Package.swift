@@ -70,7 +70,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "CertKitBenchmarks",
-            dependencies: ["CertKit", "CertKitBackends", "CBaselines"],
+            dependencies: ["CertKit", "CertKitBackends", "CertKitCLI", "CBaselines"],
             path: "Benchmarks/CertKitBenchmarks"
         ),
 

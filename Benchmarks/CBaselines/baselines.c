@@ -1,7 +1,9 @@
 #include "CBaselines.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/bio.h>
+#include <openssl/ec.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
@@ -205,4 +207,116 @@ int cb_gtls_verify_der(const cb_gtls_list *list, const unsigned char *ders, cons
     int result = chain->count == 0 ? -1 : gtls_verify(list->list, chain->certificates, chain->count, host);
     cb_gtls_chain_free(chain);
     return result;
+}
+
+// ---------------------------------------------------------------- Generated PKI (OpenSSL)
+
+struct cb_pki {
+    EVP_PKEY *keys[4];      // root A, intermediate A, root B, intermediate B
+    X509 *certificates[4];
+    EVP_PKEY *leaf_key;
+};
+
+static int pki_extension(X509 *certificate, X509 *issuer, int nid, const char *value) {
+    X509V3_CTX context;
+    X509V3_set_ctx_nodb(&context);
+    X509V3_set_ctx(&context, issuer, certificate, NULL, NULL, 0);
+    X509_EXTENSION *extension = X509V3_EXT_conf_nid(NULL, &context, nid, value);
+    if (extension == NULL) return 0;
+    int ok = X509_add_ext(certificate, extension, -1);
+    X509_EXTENSION_free(extension);
+    return ok;
+}
+
+// A certificate for `key` named `name`, signed by `issuer_key` (issuer certificate `issuer`, or itself when NULL).
+static X509 *pki_certificate(EVP_PKEY *key, const char *name, X509 *issuer, EVP_PKEY *issuer_key, uint64_t serial,
+                             int64_t not_before, int64_t not_after, int ca, const char *host) {
+    X509 *certificate = X509_new();
+    if (certificate == NULL) return NULL;
+    int ok = X509_set_version(certificate, 2);
+    ok = ok && ASN1_INTEGER_set_uint64(X509_get_serialNumber(certificate), serial);
+    X509_NAME *subject = X509_get_subject_name(certificate);
+    ok = ok && X509_NAME_add_entry_by_txt(subject, "CN", MBSTRING_UTF8, (const unsigned char *)name, -1, -1, 0);
+    ok = ok && X509_set_issuer_name(certificate, issuer ? X509_get_subject_name(issuer) : subject);
+    ok = ok && ASN1_TIME_set(X509_getm_notBefore(certificate), (time_t)not_before) != NULL;
+    ok = ok && ASN1_TIME_set(X509_getm_notAfter(certificate), (time_t)not_after) != NULL;
+    ok = ok && X509_set_pubkey(certificate, key);
+    X509 *signer = issuer ? issuer : certificate;
+    if (ca) {
+        ok = ok && pki_extension(certificate, signer, NID_basic_constraints, "critical,CA:TRUE");
+        ok = ok && pki_extension(certificate, signer, NID_key_usage, "critical,keyCertSign,cRLSign");
+    } else {
+        char san[300];
+        snprintf(san, sizeof san, "DNS:%s", host);
+        ok = ok && pki_extension(certificate, signer, NID_basic_constraints, "critical,CA:FALSE");
+        ok = ok && pki_extension(certificate, signer, NID_key_usage, "critical,digitalSignature");
+        ok = ok && pki_extension(certificate, signer, NID_ext_key_usage, "serverAuth");
+        ok = ok && pki_extension(certificate, signer, NID_subject_alt_name, san);
+    }
+    ok = ok && pki_extension(certificate, signer, NID_subject_key_identifier, "hash");
+    if (issuer) ok = ok && pki_extension(certificate, signer, NID_authority_key_identifier, "keyid:always");
+    ok = ok && X509_sign(certificate, issuer_key, EVP_sha256()) > 0;
+    if (!ok) {
+        X509_free(certificate);
+        ERR_clear_error();
+        return NULL;
+    }
+    return certificate;
+}
+
+cb_pki *cb_pki_new(void) {
+    cb_pki *pki = calloc(1, sizeof *pki);
+    if (pki == NULL) return NULL;
+    const int64_t from = 1861920000;  // 2029-01-01
+    const int64_t to = 2208988800;    // 2040-01-01
+    static const char *names[4] = {"Batch Root A", "Batch Intermediate A", "Batch Root B", "Batch Intermediate B"};
+    for (int i = 0; i < 4; i++) pki->keys[i] = EVP_EC_gen("P-256");
+    pki->leaf_key = EVP_EC_gen("P-256");
+    for (int i = 0; i < 4; i += 2) {
+        if (pki->keys[i] == NULL || pki->keys[i + 1] == NULL) continue;
+        pki->certificates[i] = pki_certificate(pki->keys[i], names[i], NULL, pki->keys[i], 1 + i, from, to, 1, NULL);
+        if (pki->certificates[i] == NULL) continue;
+        pki->certificates[i + 1] = pki_certificate(pki->keys[i + 1], names[i + 1], pki->certificates[i], pki->keys[i],
+                                                   2 + i, from, to, 1, NULL);
+    }
+    for (int i = 0; i < 4; i++) {
+        if (pki->certificates[i] == NULL || pki->leaf_key == NULL) {
+            cb_pki_free(pki);
+            return NULL;
+        }
+    }
+    return pki;
+}
+
+void cb_pki_free(cb_pki *pki) {
+    if (pki == NULL) return;
+    for (int i = 0; i < 4; i++) {
+        X509_free(pki->certificates[i]);
+        EVP_PKEY_free(pki->keys[i]);
+    }
+    EVP_PKEY_free(pki->leaf_key);
+    free(pki);
+}
+
+static int pki_der(X509 *certificate, unsigned char *out, size_t capacity) {
+    int length = i2d_X509(certificate, NULL);
+    if (length <= 0 || (size_t)length > capacity) return -1;
+    unsigned char *cursor = out;
+    return i2d_X509(certificate, &cursor);
+}
+
+int cb_pki_ca_der(const cb_pki *pki, int which, unsigned char *out, size_t capacity) {
+    if (which < 0 || which > 3) return -1;
+    return pki_der(pki->certificates[which], out, capacity);
+}
+
+int cb_pki_leaf_der(const cb_pki *pki, int issuer, uint64_t serial, const char *host, int64_t not_before,
+                    int64_t not_after, unsigned char *out, size_t capacity) {
+    int index = issuer == 0 ? 1 : 3;
+    X509 *leaf = pki_certificate(pki->leaf_key, host, pki->certificates[index], pki->keys[index], serial, not_before,
+                                 not_after, 0, host);
+    if (leaf == NULL) return -1;
+    int length = pki_der(leaf, out, capacity);
+    X509_free(leaf);
+    return length;
 }

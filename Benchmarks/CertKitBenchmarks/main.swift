@@ -5,12 +5,15 @@ import Foundation
 //
 //   certkit-benchmarks [--json FILE] [--reps N] [--min-ms MS] [--fixtures DIR] [--only WORD]
 //
+//   certkit-benchmarks --write-corpus DIR [--count N]
+//
 // Every certkit row carries `ratio` = its µs/op divided by the µs/op of its raw-C baseline row from this run.
 
 var jsonPath: String?
 var settings = MeasurementSettings()
 var fixtures = "Tests/Fixtures/scenarios"
 var only: String?
+var batch = BatchSettings()
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     func value() -> String {
@@ -23,11 +26,21 @@ while let argument = arguments.next() {
     case "--min-ms": settings.minimumRepetitionNanoseconds = UInt64(max(1, Int(value()) ?? 50)) * 1_000_000
     case "--fixtures": fixtures = value()
     case "--only": only = value()
+    case "--batch-chains": batch.chains = max(100, Int(value()) ?? batch.chains)
+    case "--batch-memory": batch.memoryChains = max(0, Int(value()) ?? batch.memoryChains)
+    case "--write-corpus": batch.corpusDirectory = value()
+    case "--count": batch.corpusCount = max(1, Int(value()) ?? batch.corpusCount)
     case "-h", "--help":
-        emit("usage: certkit-benchmarks [--json FILE] [--reps N] [--min-ms MS] [--fixtures DIR] [--only WORD]")
+        emit("usage: certkit-benchmarks [--json FILE] [--reps N] [--min-ms MS] [--fixtures DIR] [--only WORD] [--batch-chains N] [--batch-memory N]")
+        emit("       certkit-benchmarks --write-corpus DIR [--count N]   (a mixed batch corpus: good, expired, wrong host, untrusted)")
         exit(0)
     default: fail("unknown argument \(argument)")
     }
+}
+
+if let directory = batch.corpusDirectory {
+    BatchCorpus.write(count: batch.corpusCount, to: directory)
+    exit(0)
 }
 
 let filter = only
@@ -62,6 +75,10 @@ if selected("growth") {
     let growth = GrowthBenchmarks(measurement: measurement, report: report)
     growth.runParsing(spki: chains[0].chain[0].publicKey.derEncoded)
     for kind in BackendKind.allCases { growth.runPool(chains[0], backend: kind) }
+}
+
+if selected("batch") {
+    BatchBenchmarks(report: report, chains: batch.chains, memoryChains: batch.memoryChains).run()
 }
 
 if let jsonPath {

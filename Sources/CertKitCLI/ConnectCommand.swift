@@ -24,7 +24,7 @@ enum ConnectCommand: Command {
         .value("key", "FILE", "the private key of --cert (PEM or DER; encrypted keys need a password option)"),
     ] + IdentityInput.passwordOptions
 
-    static let options = connectOptions + EvaluateCommand.options
+    static let options = connectOptions + EvaluateCommand.evaluationOptions
 
     static let help = ArgumentParser.help(
         usage: "certkit connect HOST[:PORT] --anchors FILE [options]",

@@ -7,7 +7,11 @@ enum EvaluateCommand: Command {
     static let name = "evaluate"
     static let summary = "evaluate trust in a certificate chain as Apple's SecTrust would"
 
-    static let options: [OptionSpec] = [
+    /// The options of `evaluate` and `--batch`'s.
+    static let options: [OptionSpec] = evaluationOptions + BatchOptions.specs(for: name)
+
+    /// The options of one evaluation (shared with `connect`).
+    static let evaluationOptions: [OptionSpec] = [
         .value("anchors", "FILE", repeatable: true, "trusted anchor certificates"),
         .value("intermediates", "FILE", repeatable: true, "extra intermediate certificates for path building"),
         .value("host", "NAME", repeatable: true,
@@ -41,7 +45,7 @@ enum EvaluateCommand: Command {
     ]
 
     static let help = ArgumentParser.help(
-        usage: "certkit evaluate --anchors FILE [options] CHAIN",
+        usage: "certkit evaluate --anchors FILE [options] CHAIN | --batch FILE|- [--jobs N]",
         summary: """
             Evaluates CHAIN (leaf first, then any intermediates; '-' reads standard input) against the anchors and
             prints the result, the error Apple's SecTrust would report and the chain that was built.
@@ -52,10 +56,15 @@ enum EvaluateCommand: Command {
             one of them. Every failure names its rule and the profiles that enforce it.
             exit codes: 0 trusted (unspecified, proceed), 10 recoverableTrustFailure, 11 fatalTrustFailure,
             12 deny, 13 otherError, 1 input error, 2 usage error, 3 backends disagree (--backend both)
+
+            \(BatchOptions.evaluateHelp)
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CLIError) -> ExitCode {
         let options = try EvaluateOptions(arguments, registry: context.registry)
+        if let batch = try BatchOptions(arguments, command: name) {
+            return try EvaluateBatch.run(batch, options: options, arguments: arguments, context: context)
+        }
         return try report(try options.makeEvaluation(context: context), options: options, context: context)
     }
 

@@ -34,13 +34,25 @@ struct EvaluateOptions {
     /// - Throws: ``CLIError/usage(_:command:)`` for any inconsistency.
     init(_ arguments: ParsedArguments, registry: BackendRegistry) throws(CLIError) {
         let command = EvaluateCommand.name
-        guard let chain = arguments.positionals.first else {
-            throw .usage("no CHAIN file given ('-' reads standard input)", command: command)
+        let batch = arguments.value("batch")
+        if batch != nil {
+            // --batch: the chains come from the batch input, one per line.
+            guard arguments.positionals.isEmpty else {
+                throw .usage("--batch reads its chains from its input; no CHAIN argument", command: command)
+            }
+            if arguments.value("save-exceptions") != nil {
+                throw .usage("--save-exceptions saves one evaluation's exceptions; not with --batch", command: command)
+            }
+            self.chain = ""
+        } else {
+            guard let chain = arguments.positionals.first else {
+                throw .usage("no CHAIN file given ('-' reads standard input)", command: command)
+            }
+            guard arguments.positionals.count == 1 else {
+                throw .usage("one CHAIN file expected, got \(arguments.positionals.count)", command: command)
+            }
+            self.chain = chain
         }
-        guard arguments.positionals.count == 1 else {
-            throw .usage("one CHAIN file expected, got \(arguments.positionals.count)", command: command)
-        }
-        self.chain = chain
         anchors = arguments.all("anchors")
         intermediates = arguments.all("intermediates")
         alwaysTrust = arguments.all("always-trust")
@@ -55,7 +67,7 @@ struct EvaluateOptions {
         if anchors.isEmpty, !systemRoots, alwaysTrust.isEmpty, !useTrustStore {
             throw .usage("--anchors FILE is required (or --system-roots, --always-trust FILE or --trust-store)", command: command)
         }
-        let stdinUsers = ([chain] + anchors + intermediates + alwaysTrust + distrust + crls + [exceptions].compactMap { $0 })
+        let stdinUsers = ([chain, batch].compactMap { $0 } + anchors + intermediates + alwaysTrust + distrust + crls + [exceptions].compactMap { $0 })
             .filter { $0 == "-" }
         if stdinUsers.count > 1 { throw .usage("standard input ('-') can be read only once", command: command) }
 
@@ -95,7 +107,8 @@ struct EvaluateOptions {
 
     /// The policy of `--policy`, `--profile`, `--host`, `--ip` and `--email`, made by the core's one reading of
     /// those option strings (``PolicyOptions``, shared with the test scenarios); this only words its problems.
-    private static func policy(_ arguments: ParsedArguments) throws(CLIError) -> TrustPolicy {
+    /// `--batch` lines reuse it with their own values.
+    static func policy(_ arguments: ParsedArguments) throws(CLIError) -> TrustPolicy {
         let options = PolicyOptions(
             policy: arguments.value("policy"), profile: arguments.value("profile"), hosts: arguments.all("host"),
             ips: arguments.all("ip"), emails: arguments.all("email"))

@@ -12,10 +12,10 @@ enum InspectCommand: Command {
         .value("at", "ISO8601", "judge validity at this time instead of now (e.g. 2030-06-01)"),
         .value("backend", BackendRegistry.choices,
                "backend that computes the digests and opens PKCS#12 files (default \(BackendRegistry.standard.defaultName))"),
-    ] + IdentityInput.passwordOptions
+    ] + IdentityInput.passwordOptions + BatchOptions.specs(for: name)
 
     static let help = ArgumentParser.help(
-        usage: "certkit inspect [--json] [--at ISO8601] [--backend NAME] FILE ...",
+        usage: "certkit inspect [--json] [--at ISO8601] [--backend NAME] FILE ... | --batch FILE|- [--jobs N]",
         summary: """
             Shows, for every certificate of every FILE ('-' for standard input): subject, issuer, serial, validity
             and status, subject alternative names, key, signature algorithm, basic constraints, key usage,
@@ -23,13 +23,20 @@ enum InspectCommand: Command {
             (.p12, .pfx; detected by content) is opened with the password of --password-file or --password-env:
             its certificates are listed and its private key is reported as present, never shown.
             """,
-        options: options)
+        options: options,
+        details: BatchOptions.inspectHelp)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CLIError) -> ExitCode {
         let date = try arguments.value("at").map { text throws(CLIError) -> Date in
             try parseDate(text, command: name)
         } ?? Date()
         let backend = try context.registry.resolve(arguments.value("backend"), command: name)
+        if let batch = try BatchOptions(arguments, command: name) {
+            guard arguments.positionals.isEmpty else {
+                throw .usage("--batch reads its chains from its input; no FILE argument", command: name)
+            }
+            return try InspectBatch.run(batch, at: date, backend: backend, context: context)
+        }
         let importer = context.registry.entry(named: backend.name)?.identityImporter()
         guard !arguments.positionals.isEmpty else {
             throw .usage("no input file given ('-' reads standard input)", command: name)

@@ -15,6 +15,8 @@ extension ByteSink {
 public protocol ByteSource: AnyObject {
     /// Reads everything up to `limit` bytes; returns at most `limit + 1` bytes so callers can tell it was larger.
     func readAll(limit: Int) throws -> [UInt8]
+    /// Reads the next bytes, at most `count`; an empty result means the end of the input (`--batch` streams).
+    func read(upToCount count: Int) throws -> [UInt8]
 }
 
 /// A sink over a `FileHandle` (the process's standard output or error).
@@ -45,6 +47,11 @@ public final class FileHandleSource: ByteSource {
         }
         return Array(bytes.prefix(limit + 1))
     }
+
+    public func read(upToCount count: Int) throws -> [UInt8] {
+        guard let chunk = try handle.read(upToCount: count) else { return [] }
+        return Array(chunk)
+    }
 }
 
 /// A sink that collects everything written, for tests.
@@ -64,9 +71,16 @@ public final class MemorySink: ByteSink {
 /// A source of fixed bytes, for tests.
 public final class MemorySource: ByteSource {
     private let bytes: [UInt8]
+    private var position = 0
 
     /// Creates a source that yields `bytes`.
     public init(_ bytes: [UInt8] = []) { self.bytes = bytes }
 
     public func readAll(limit: Int) throws -> [UInt8] { Array(bytes.prefix(limit + 1)) }
+
+    public func read(upToCount count: Int) throws -> [UInt8] {
+        let end = min(bytes.count, position + max(0, count))
+        defer { position = end }
+        return Array(bytes[position..<end])
+    }
 }

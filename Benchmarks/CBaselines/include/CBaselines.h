@@ -42,4 +42,20 @@ int cb_gtls_verify(const cb_gtls_list *list, const cb_gtls_chain *chain, const c
 int cb_gtls_verify_der(const cb_gtls_list *list, const unsigned char *ders, const size_t *lengths, size_t count,
                        const char *host);
 
+// ---- A generated PKI for the batch benchmarks and corpora (OpenSSL) ----
+typedef struct cb_pki cb_pki;
+
+/// Two ECDSA P-256 hierarchies, each a root and an intermediate (CA:TRUE critical, keyCertSign|cRLSign
+/// critical, SKI/AKI, valid 2029-2040), and one leaf key shared by every leaf made. NULL on error.
+cb_pki *cb_pki_new(void);
+void cb_pki_free(cb_pki *pki);
+/// The DER of CA `which` (0 root A, 1 intermediate A, 2 root B, 3 intermediate B) into `out` (at most `capacity`
+/// bytes); returns its length, or -1.
+int cb_pki_ca_der(const cb_pki *pki, int which, unsigned char *out, size_t capacity);
+/// A new leaf (CN and SAN dNSName `host`, serverAuth, digitalSignature, CA:FALSE, SKI/AKI, serial `serial`) issued
+/// by intermediate A (`issuer` 0) or B (1), valid from `not_before` to `not_after` (seconds since 1970); its DER
+/// into `out`. Returns the length, or -1.
+int cb_pki_leaf_der(const cb_pki *pki, int issuer, uint64_t serial, const char *host, int64_t not_before,
+                    int64_t not_after, unsigned char *out, size_t capacity);
+
 #endif

@@ -1,0 +1,210 @@
+import CertKit
+import Foundation
+
+/// One parsed batch input line: its id and its other members, keys checked against the command's list.
+struct BatchRequest {
+    /// The id to echo: a string, a whole number, or null when the line has none.
+    var id: JSONValue
+    /// The members other than `id`.
+    var members: [String: BatchJSON]
+
+    /// Parses input line `job`; `keys` are the keys the command accepts (besides `id`).
+    /// - Returns: the request, or the error line for it.
+    static func parse(_ job: BatchPipeline.Job, keys: [String]) -> Result<BatchRequest, BatchFailure> {
+        let bytes: [UInt8]
+        switch job.line {
+        case .tooLong(let length):
+            return .failure(BatchFailure(id: .null, error: BatchLineError(
+                code: .lineTooLong,
+                message: "the line is \(length) bytes, over the limit of \(BatchOptions.maxLineBytes) bytes")))
+        case .text(let text):
+            bytes = text
+        }
+        let value: BatchJSON
+        do {
+            value = try BatchJSON.parse(bytes)
+        } catch {
+            return .failure(BatchFailure(id: .null, error: BatchLineError(
+                code: .malformedJSON, message: "not JSON: \(error.problem) at byte \(error.offset + 1)")))
+        }
+        guard case .object(let list) = value else {
+            return .failure(BatchFailure(id: .null, error: BatchLineError(
+                code: .malformedJSON, message: "the line is \(value.typeName), not a JSON object")))
+        }
+        var id: JSONValue = .null
+        var members: [String: BatchJSON] = [:]
+        var idProblem: String?
+        for (key, member) in list {
+            if key == "id" {
+                switch member {
+                case .string(let text): id = .string(text)
+                case .number(_, let integer?): id = .int(integer)
+                case .null: id = .null
+                default: idProblem = "\"id\" must be a string or a whole number, not \(member.typeName)"
+                }
+            } else {
+                members[key] = member
+            }
+        }
+        if let idProblem {
+            return .failure(BatchFailure(id: .null, error: BatchLineError(code: .invalidValue, message: idProblem)))
+        }
+        // Keys in the order written, so the first unknown one is named.
+        if let unknown = list.first(where: { $0.key != "id" && !keys.contains($0.key) })?.key {
+            return .failure(BatchFailure(id: id, error: BatchLineError(
+                code: .unknownKey,
+                message: "unknown key \"\(MessageText.line(unknown))\" (known: \((["id"] + keys).joined(separator: ", ")))")))
+        }
+        return .success(BatchRequest(id: id, members: members))
+    }
+
+    /// The certificates of `chain`: each element PEM text (one or more blocks) or the base64 of a DER
+    /// certificate, leaf first.
+    func chain() throws(BatchLineError) -> [Certificate] {
+        guard let value = members["chain"] else {
+            throw BatchLineError(code: .invalidChain, message: "no \"chain\"")
+        }
+        guard case .array(let elements) = value else {
+            throw BatchLineError(code: .invalidChain, message: "\"chain\" must be an array of strings, not \(value.typeName)")
+        }
+        guard !elements.isEmpty else { throw BatchLineError(code: .invalidChain, message: "\"chain\" is empty") }
+        var certificates: [Certificate] = []
+        for (position, element) in elements.enumerated() {
+            guard case .string(let text) = element else {
+                throw BatchLineError(
+                    code: .invalidChain, message: "chain[\(position)] must be a string, not \(element.typeName)")
+            }
+            let bytes: [UInt8]
+            if let der = Self.base64(text) {
+                bytes = der
+            } else if text.utf8.contains(UInt8(ascii: "-")) {
+                bytes = Array(text.utf8)
+            } else {
+                throw BatchLineError(code: .invalidChain, message: "chain[\(position)] is neither PEM nor base64")
+            }
+            do {
+                let bundle = try CertificateBundle.decode(bytes)
+                guard !bundle.certificates.isEmpty else {
+                    throw BatchLineError(code: .invalidChain, message: "chain[\(position)]: no certificate found")
+                }
+                certificates += bundle.certificates
+            } catch let error as BatchLineError {
+                throw error
+            } catch {
+                throw BatchLineError(code: .invalidChain, message: "chain[\(position)]: \(Self.message(error))")
+            }
+        }
+        return certificates
+    }
+
+    private static func message(_ error: any Error) -> String {
+        (error as? CertificateDecodingError)?.message ?? "not a certificate"
+    }
+
+    /// The bytes of `text` when it is base64 (standard alphabet, padding optional, whitespace ignored), else nil.
+    static func base64(_ text: String) -> [UInt8]? {
+        var compact: [UInt8] = []
+        compact.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
+                compact.append(byte)
+            case 0x20, 0x09, 0x0A, 0x0D:
+                continue
+            default:
+                return nil
+            }
+        }
+        while compact.count % 4 != 0 { compact.append(UInt8(ascii: "=")) }
+        guard !compact.isEmpty, let data = Data(base64Encoded: Data(compact)) else { return nil }
+        return Array(data)
+    }
+
+    /// The string member `key`, or nil when absent.
+    func string(_ key: String) throws(BatchLineError) -> String? {
+        guard let value = members[key] else { return nil }
+        guard case .string(let text) = value else {
+            throw BatchLineError(code: .invalidValue, message: "\"\(key)\" must be a string, not \(value.typeName)")
+        }
+        return text
+    }
+
+    /// The member `key` as a list of strings (a string or an array of strings), or nil when absent.
+    func strings(_ key: String) throws(BatchLineError) -> [String]? {
+        guard let value = members[key] else { return nil }
+        switch value {
+        case .string(let text): return [text]
+        case .array(let elements):
+            var texts: [String] = []
+            for element in elements {
+                guard case .string(let text) = element else {
+                    throw BatchLineError(
+                        code: .invalidValue, message: "\"\(key)\" must be a string or an array of strings")
+                }
+                texts.append(text)
+            }
+            return texts
+        default:
+            throw BatchLineError(
+                code: .invalidValue, message: "\"\(key)\" must be a string or an array of strings, not \(value.typeName)")
+        }
+    }
+
+    /// The `at` member as a date, or nil when absent.
+    func date() throws(BatchLineError) -> Date? {
+        guard let text = try string("at") else { return nil }
+        guard let date = DateText.parse(text) else {
+            throw BatchLineError(
+                code: .invalidValue,
+                message: "\"at\" must be an ISO 8601 date such as 2030-06-01 or 2030-06-01T12:00:00Z, not '\(MessageText.line(text))'")
+        }
+        return date
+    }
+}
+
+/// An error line: the line's id (null when unknown) and what is wrong.
+struct BatchFailure: Error {
+    var id: JSONValue
+    var error: BatchLineError
+
+    func outcome(number: Int) -> BatchOutcome { .error(error, id: id, number: number) }
+}
+
+/// Opens a batch input for streaming: a path or `-` for standard input.
+enum BatchInput {
+    /// A line reader over `input`.
+    /// - Throws: ``CLIError/input(file:problem:)`` when the path is missing, a directory or unreadable.
+    static func reader(_ input: String, context: CommandContext) throws(CLIError) -> BatchLineReader {
+        if input == "-" {
+            let stdin = context.stdin
+            return BatchLineReader(maxLineBytes: BatchOptions.maxLineBytes) {
+                try stdin.read(upToCount: BatchLineReader.chunkSize)
+            }
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
+            throw .input(file: input, problem: "no such file")
+        }
+        if isDirectory.boolValue { throw .input(file: input, problem: "is a directory, not a file") }
+        guard FileManager.default.isReadableFile(atPath: input), let handle = FileHandle(forReadingAtPath: input) else {
+            throw .input(file: input, problem: "permission denied")
+        }
+        let source = FileHandleSource(handle)
+        return BatchLineReader(maxLineBytes: BatchOptions.maxLineBytes) {
+            try source.read(upToCount: BatchLineReader.chunkSize)
+        }
+    }
+
+    /// Runs `pipeline` over `input` and returns its summary.
+    /// - Throws: ``CLIError/input(file:problem:)`` when the input cannot be opened or a read fails (the lines
+    ///   before the failure are written).
+    static func run(_ pipeline: BatchPipeline, input: String, context: CommandContext) throws(CLIError) -> BatchSummary {
+        var reader = try reader(input, context: context)
+        do {
+            return try pipeline.run(&reader)
+        } catch {
+            throw .input(file: InputReader.displayName(input), problem: "cannot read: \(error.localizedDescription)")
+        }
+    }
+}

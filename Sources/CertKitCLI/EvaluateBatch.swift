@@ -1,0 +1,105 @@
+import CertKit
+import Foundation
+
+/// `certkit evaluate --batch`: many chains against one prepared set of anchors, settings and CRLs.
+enum EvaluateBatch {
+    /// The keys of an input line besides `id`.
+    static let keys = ["chain", "host", "ip", "email", "policy", "profile", "at"]
+
+    static func run(
+        _ batch: BatchOptions, options: EvaluateOptions, arguments: ParsedArguments, context: CommandContext
+    ) throws(CLIError) -> ExitCode {
+        // Every file is read once; each line's evaluation is a copy of this one with its own chain (the anchor
+        // arrays are shared, so the evaluator finds its prepared anchor store at once).
+        var template = try options.makeEvaluation(certificates: [], context: context)
+        // Without --at, every line is judged at the batch's start.
+        if template.verifyDate == nil { template.verifyDate = Date() }
+        let names: [String]
+        switch options.backend {
+        case .one(let name): names = [name]
+        case .both: names = context.registry.names
+        }
+        let evaluator = LineEvaluator(
+            template: template, arguments: arguments, policy: options.policy,
+            evaluators: names.map { TrustEvaluator(backend: context.registry.backend(named: $0)!) })
+        let progress = BatchProgress.make(context: context, input: batch.input, noun: "chains")
+        let pipeline = BatchPipeline(jobs: batch.jobs, output: context.stdout, progress: progress) { job in
+            evaluator.outcome(job)
+        }
+        return try BatchInput.run(pipeline, input: batch.input, context: context).exitCode
+    }
+
+    /// Evaluates one line; shared by every worker.
+    struct LineEvaluator: Sendable {
+        let template: TrustEvaluation
+        /// The command line, whose identity, policy and profile options a line may replace.
+        let arguments: ParsedArguments
+        /// The command line's policy (for lines that replace none of them).
+        let policy: TrustPolicy
+        let evaluators: [TrustEvaluator]
+
+        func outcome(_ job: BatchPipeline.Job) -> BatchOutcome {
+            switch BatchRequest.parse(job, keys: EvaluateBatch.keys) {
+            case .failure(let failure):
+                return failure.outcome(number: job.number)
+            case .success(let request):
+                do {
+                    return try evaluate(request)
+                } catch {
+                    return BatchFailure(id: request.id, error: error).outcome(number: job.number)
+                }
+            }
+        }
+
+        private func evaluate(_ request: BatchRequest) throws(BatchLineError) -> BatchOutcome {
+            var evaluation = template
+            let policy = try self.policy(request)
+            let date = try request.date()
+            evaluation.certificates = try request.chain()
+            if let policy { evaluation.policies = [policy] }
+            if let date { evaluation.verifyDate = date }
+            let reports = evaluators.map { $0.evaluate(evaluation) }
+            var document: [String: JSONValue]
+            let code: ExitCode
+            if BackendComparison.agree(reports) {
+                document = EvaluateJSONRenderer.object(reports[0])
+                if reports.count > 1 {
+                    document["backends"] = .strings(reports.map(\.backend))
+                    document["agree"] = .bool(true)
+                }
+                code = ExitCode(result: reports[0].result)
+            } else {
+                var byBackend: [String: JSONValue] = [:]
+                for report in reports { byBackend[report.backend] = .object(EvaluateJSONRenderer.object(report)) }
+                document = ["agree": .bool(false), "reports": .object(byBackend)]
+                code = .backendsDisagree
+            }
+            document["id"] = request.id
+            return BatchOutcome(line: JSONValue.object(document).compact, exitCode: code)
+        }
+
+        /// The line's policy when it names an identity, a policy or a profile (the command line's otherwise).
+        private func policy(_ request: BatchRequest) throws(BatchLineError) -> TrustPolicy? {
+            let hosts = try request.strings("host"), ips = try request.strings("ip"), emails = try request.strings("email")
+            let policyName = try request.string("policy"), profile = try request.string("profile")
+            guard hosts != nil || ips != nil || emails != nil || policyName != nil || profile != nil else { return nil }
+            var lineArguments = arguments
+            if hosts != nil || ips != nil || emails != nil {
+                // A line's identities replace all of the command line's.
+                lineArguments.values["host"] = hosts
+                lineArguments.values["ip"] = ips
+                lineArguments.values["email"] = emails
+            }
+            if let policyName { lineArguments.values["policy"] = [policyName] }
+            if let profile { lineArguments.values["profile"] = [profile] }
+            do {
+                return try EvaluateOptions.policy(lineArguments)
+            } catch {
+                guard case .usage(let problem, _) = error else {
+                    throw BatchLineError(code: .invalidValue, message: error.line)
+                }
+                throw BatchLineError(code: .invalidValue, message: problem)
+            }
+        }
+    }
+}
