@@ -174,6 +174,10 @@ RULES = [
     # directoryName constraints: certkit implements them (RFC 5280 section 4.2.1.10); pyca refuses the extension
     # and GnuTLS refuses every certificate below an excluded directoryName (GnuTLSKnownDeviations).
     Rule("directoryname-constraints", r"^nc\.(exclude|permit)-dirname-", ("gnutls",) + PYCA),
+    # Apple's serverAuth requirement covers leaves issued from 2019-07-01 on; before that, anyExtendedKeyUsage
+    # allows TLS (certkit.eku-purpose), as trustd accepts it. OpenSSL's sslserver purpose and pyca want serverAuth.
+    AllTagsRule("apple-pre-2019-any-eku", [r"^validity\.notbefore-2019-06-30", r"^eku\.leaf-any-only@leaf$"],
+                OPENSSL_ALL + PYCA, profiles={"apple"}),
     # A leaf that is itself the anchor is not held to the leaf rules of the SSL profiles (apple.server-eku): with
     # anyExtendedKeyUsage alone it is trusted; OpenSSL's sslserver purpose wants serverAuth.
     AllTagsRule("anchor-leaf-any-eku", [r"^chain\.anchor-is-leaf$", r"^eku\.leaf-any-only@leaf$"], OPENSSL_ALL,
