@@ -1,0 +1,101 @@
+import CertKit
+import Foundation
+
+/// What a TLS client pays per new connection (issue 18): bytes to verdict on RSA, ECDSA and the wide pool, on
+/// each backend, against the signature floor (the library verifying the path's signatures with keys built once),
+/// the raw C loops (pre-parsed, and parse every call) and pyca/cryptography's parse + verify.
+///
+/// certkit rows, each with the library's second opinion on (the default) and off (the core's checks alone):
+/// - fresh: the chain's DER decoded in Swift and evaluated with every backend cache off (certificate handles and
+///   public keys), as for a server never seen before;
+/// - warm: the same, with the backend's caches on, so the intermediate's and the anchor's key (and, with the
+///   second opinion, their library handles) were seen before;
+/// - 2 threads fresh: two callers on fresh chains; the scaling is one caller's time over the 2-thread wall time
+///   per chain.
+struct ConnectionBenchmarks {
+    let measurement: Measurement
+    let report: BenchmarkReport
+    let pyca: PycaBaseline?
+    let summary: ConnectionSummary
+
+    func run(_ workload: ChainWorkload, backend kind: BackendKind) {
+        let benchmark = "connection \(workload.name)"
+        let path = trustedPath(workload, kind)
+        let floor = SignatureFloor(path: path, backend: kind)
+        let raw = kind.raw(workload)
+        var line = ConnectionSummary.Line(workload: workload.name, backend: kind.rawValue, links: floor.links)
+        let floorRow = report.add(row(benchmark, kind, "raw C: signature floor (\(floor.links) links)",
+                                      measurement.nanosecondsPerOperation { floor.verify() }))
+        line.floor = floorRow.usPerOp
+        line.rawPrepared = report.add(row(benchmark, kind, "raw C: pre-parsed verify", measurement.nanosecondsPerOperation {
+            _ = raw.prepared()
+        }), baseline: floorRow).usPerOp
+        line.rawParse = report.add(row(benchmark, kind, "raw C: parse every call + verify", measurement.nanosecondsPerOperation {
+            _ = raw.fromDER()
+        }), baseline: floorRow).usPerOp
+        line.pyca = pyca?.microseconds["\(workload.name)/parse + verify"]
+
+        let ders = workload.chainDER
+        for secondOpinion in [true, false] {
+            let label = secondOpinion ? "second opinion" : "core only"
+            let configuration = TrustEvaluator.Configuration(librarySecondOpinion: secondOpinion)
+            let fresh = TrustEvaluator(backend: kind.make(handleCache: false), configuration: configuration)
+            let warm = TrustEvaluator(backend: kind.make(handleCache: true), configuration: configuration)
+            for evaluator in [fresh, warm] where !evaluator.evaluate(workload.evaluation(chain: Self.parse(ders))).isTrusted {
+                fail("certkit \(kind) (\(label)) does not trust \(workload.name)")
+            }
+            let freshRow = report.add(row(benchmark, kind, "certkit fresh, \(label)", measurement.nanosecondsPerOperation {
+                _ = fresh.evaluate(workload.evaluation(chain: Self.parse(ders)))
+            }), baseline: floorRow)
+            let warmRow = report.add(row(benchmark, kind, "certkit warm, \(label)", measurement.nanosecondsPerOperation {
+                _ = warm.evaluate(workload.evaluation(chain: Self.parse(ders)))
+            }), baseline: floorRow)
+            let twoThreads = report.add(row(benchmark, kind, "certkit fresh 2 threads, \(label)", throughput(2) {
+                _ = fresh.evaluate(workload.evaluation(chain: Self.parse(ders)))
+            }), baseline: floorRow)
+            let scaling = freshRow.usPerOp / max(twoThreads.usPerOp, 1e-9)
+            if secondOpinion {
+                line.freshSecondOpinion = freshRow.usPerOp
+                line.warmSecondOpinion = warmRow.usPerOp
+                line.scalingSecondOpinion = scaling
+            } else {
+                line.freshCoreOnly = freshRow.usPerOp
+                line.warmCoreOnly = warmRow.usPerOp
+                line.scalingCoreOnly = scaling
+            }
+        }
+        summary.add(line)
+    }
+
+    /// The path certkit trusts for `workload` (leaf first, anchor last), for the floor.
+    private func trustedPath(_ workload: ChainWorkload, _ kind: BackendKind) -> [Certificate] {
+        let report = TrustEvaluator(backend: kind.make(handleCache: false)).evaluate(workload.evaluation())
+        guard report.isTrusted, report.chain.count >= 2 else { fail("certkit \(kind) does not trust \(workload.name)") }
+        return report.chain
+    }
+
+    private static func parse(_ ders: [[UInt8]]) -> [Certificate] {
+        ders.map { der in
+            do { return try Certificate(derEncoded: der) } catch { fail("parse: \(error)") }
+        }
+    }
+
+    /// Wall nanoseconds per operation when `callers` threads share the operations.
+    private func throughput(_ callers: Int, _ operation: @escaping @Sendable () -> Void) -> Double {
+        measurement.nanosecondsPerOperation { count in
+            let perThread = max(1, count / callers)
+            let group = DispatchGroup()
+            for _ in 0..<callers {
+                group.enter()
+                let thread = Thread {
+                    for _ in 0..<perThread { operation() }
+                    group.leave()
+                }
+                thread.stackSize = 1 << 20
+                thread.start()
+            }
+            group.wait()
+            return perThread * callers
+        }
+    }
+}
