@@ -99,3 +99,24 @@ struct ConnectionBenchmarks {
         }
     }
 }
+
+/// `--profile WORKLOAD BACKEND fresh|warm core|second COUNT`: one per-connection case in a loop, nothing else, for
+/// a profiler (perf record, valgrind --tool=callgrind).
+enum ConnectionProfileLoop {
+    static func run(_ arguments: [String], chains: [ChainWorkload]) -> Never {
+        guard arguments.count == 5, let workload = chains.first(where: { $0.name == arguments[0] }),
+              let kind = BackendKind(rawValue: arguments[1]), let count = Int(arguments[4]) else {
+            fail("--profile WORKLOAD BACKEND fresh|warm core|second COUNT")
+        }
+        let configuration = TrustEvaluator.Configuration(librarySecondOpinion: arguments[3] == "second")
+        let evaluator = TrustEvaluator(backend: kind.make(handleCache: arguments[2] == "warm"), configuration: configuration)
+        let ders = workload.chainDER
+        var trusted = 0
+        for _ in 0..<count {
+            let chain = ders.map { der in (try? Certificate(derEncoded: der)) ?? { fail("parse") }() }
+            if evaluator.evaluate(workload.evaluation(chain: chain)).isTrusted { trusted += 1 }
+        }
+        emit("\(trusted) of \(count) trusted")
+        exit(0)
+    }
+}

@@ -28,7 +28,21 @@ final class ConnectionSummary {
 
     /// Markdown tables: µs per chain, then the ratios the targets name.
     func render() -> [String] {
-        guard !lines.isEmpty || !bundleRuns.isEmpty else { return [] }
+        var out: [String] = []
+        if !lines.isEmpty { out += connectionTables() }
+        if !bundleRuns.isEmpty {
+            let low = bundleRuns.min()!, high = bundleRuns.max()!
+            let median = Measurement.median(bundleRuns)
+            out += ["", String(format: "bundle decode (CertificateBundle.decode, 1000 certificates): median %.2f µs/certificate over %d runs, spread (max-min)/median %.0f%%",
+                               median, bundleRuns.count, (high - low) / median * 100)]
+            if let pycaBundle {
+                out.append(String(format: "pyca load_pem_x509_certificates: %.2f µs/certificate; certkit/pyca %.2f× (target ≤ 0.5×)", pycaBundle, median / pycaBundle))
+            }
+        }
+        return out
+    }
+
+    private func connectionTables() -> [String] {
         var out = ["", "per-connection summary (µs per chain; 2nd = library second opinion on, core = off)", ""]
         out.append("| workload | backend | floor | raw C pre-parsed | raw C parse | pyca parse+verify | fresh 2nd | fresh core | warm 2nd | warm core |")
         out.append("|---|---|---|---|---|---|---|---|---|---|")
@@ -47,15 +61,6 @@ final class ConnectionSummary {
                 + "\(r(line.warmSecondOpinion, line.floor)), \(r(line.warmCoreOnly, line.floor)) | "
                 + String(format: "%.2f×, %.2f×", line.scalingSecondOpinion, line.scalingCoreOnly) + " | "
                 + (wide ? "\(r(line.freshSecondOpinion, plain!.freshSecondOpinion)), \(r(line.freshCoreOnly, plain!.freshCoreOnly))" : "–") + " |")
-        }
-        if !bundleRuns.isEmpty {
-            let low = bundleRuns.min()!, high = bundleRuns.max()!
-            let median = Measurement.median(bundleRuns)
-            out += ["", String(format: "bundle decode (CertificateBundle.decode, 1000 certificates): median %.2f µs/certificate over %d runs, spread (max-min)/median %.0f%%",
-                               median, bundleRuns.count, (high - low) / median * 100)]
-            if let pycaBundle {
-                out.append(String(format: "pyca load_pem_x509_certificates: %.2f µs/certificate; certkit/pyca %.2f× (target ≤ 0.5×)", pycaBundle, median / pycaBundle))
-            }
         }
         return out
     }

@@ -20,6 +20,7 @@ struct PycaBaseline {
         }
         var request: [String: Any] = [
             "repetitions": settings.repetitions, "min_ms": Int(settings.minimumRepetitionNanoseconds / 1_000_000),
+            "cpu_time": settings.threadCPUTime,
             "chains": chains.map { workload in
                 [
                     "name": workload.name, "host": workload.host, "time": Int(workload.date.timeIntervalSince1970),

@@ -3,7 +3,7 @@ import Foundation
 
 // certkit benchmarks: raw C baselines and certkit, measured in one run (release mode; see Scripts/bench.sh).
 //
-//   certkit-benchmarks [--json FILE] [--reps N] [--min-ms MS] [--fixtures DIR] [--only WORD] [--python PATH]
+//   certkit-benchmarks [--json FILE] [--reps N] [--min-ms MS] [--fixtures DIR] [--only WORD] [--python PATH] [--cpu-time]
 //
 //   certkit-benchmarks --write-corpus DIR [--count N]
 //
@@ -15,6 +15,7 @@ var fixtures = "Tests/Fixtures/scenarios"
 var only: String?
 var batch = BatchSettings()
 var python: String?
+var profile: [String]?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     func value() -> String {
@@ -28,12 +29,14 @@ while let argument = arguments.next() {
     case "--fixtures": fixtures = value()
     case "--only": only = value()
     case "--python": python = value()
+    case "--cpu-time": settings.threadCPUTime = true
+    case "--profile": profile = (0..<5).map { _ in value() }
     case "--batch-chains": batch.chains = max(100, Int(value()) ?? batch.chains)
     case "--batch-memory": batch.memoryChains = max(0, Int(value()) ?? batch.memoryChains)
     case "--write-corpus": batch.corpusDirectory = value()
     case "--count": batch.corpusCount = max(1, Int(value()) ?? batch.corpusCount)
     case "-h", "--help":
-        emit("usage: certkit-benchmarks [--json FILE] [--reps N] [--min-ms MS] [--fixtures DIR] [--only WORD] [--batch-chains N] [--batch-memory N] [--python PATH]")
+        emit("usage: certkit-benchmarks [--json FILE] [--reps N] [--min-ms MS] [--fixtures DIR] [--only WORD] [--batch-chains N] [--batch-memory N] [--python PATH] [--cpu-time]")
         emit("       groups for --only: pem, bundle, connection, evaluate, valid-chain-rsa, valid-chain-ec, wide-pool, mesh, throughput, growth, batch")
         emit("       certkit-benchmarks --write-corpus DIR [--count N]   (a mixed batch corpus: good, expired, wrong host, untrusted)")
         exit(0)
@@ -49,6 +52,13 @@ if let directory = batch.corpusDirectory {
 let filter = only
 func selected(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
 
+let chains = [
+    ChainWorkload.scenario("valid-chain-rsa", directory: fixtures, anchor: "root-rsa.pem"),
+    ChainWorkload.scenario("valid-chain-ec", directory: fixtures, anchor: "root-ec.pem"),
+    ChainWorkload.widePool(directory: fixtures),
+]
+if let profile { ConnectionProfileLoop.run(profile, chains: chains) }
+
 let measurement = Measurement(settings: settings)
 let report = BenchmarkReport()
 emit("certkit benchmarks: median of \(settings.repetitions) repetitions, each ≥ \(settings.minimumRepetitionNanoseconds / 1_000_000) ms")
@@ -57,11 +67,6 @@ emit(BenchmarkReport.header)
 if selected("pem") { ConversionBenchmarks(measurement: measurement, report: report).run() }
 
 let evaluations = EvaluationBenchmarks(measurement: measurement, report: report)
-let chains = [
-    ChainWorkload.scenario("valid-chain-rsa", directory: fixtures, anchor: "root-rsa.pem"),
-    ChainWorkload.scenario("valid-chain-ec", directory: fixtures, anchor: "root-ec.pem"),
-    ChainWorkload.widePool(directory: fixtures),
-]
 for workload in chains where selected(workload.name) || selected("evaluate") {
     for kind in BackendKind.allCases { evaluations.run(workload, backend: kind) }
 }
