@@ -50,7 +50,7 @@ struct ConnectionBenchmarks {
             let warmRow = report.add(row(benchmark, kind, "certkit warm, \(label)", measurement.nanosecondsPerOperation {
                 _ = warm.evaluate(workload.evaluation(chain: Self.parse(ders)))
             }), baseline: floorRow)
-            let twoThreads = report.add(row(benchmark, kind, "certkit fresh 2 threads, \(label)", throughput(2) {
+            let twoThreads = report.add(row(benchmark, kind, "certkit fresh 2 threads, \(label)", measurement.wallNanosecondsPerOperation(callers: 2) {
                 _ = fresh.evaluate(workload.evaluation(chain: Self.parse(ders)))
             }), baseline: floorRow)
             let scaling = freshRow.usPerOp / max(twoThreads.usPerOp, 1e-9)
@@ -77,25 +77,6 @@ struct ConnectionBenchmarks {
     private static func parse(_ ders: [[UInt8]]) -> [Certificate] {
         ders.map { der in
             do { return try Certificate(derEncoded: der) } catch { fail("parse: \(error)") }
-        }
-    }
-
-    /// Wall nanoseconds per operation when `callers` threads share the operations.
-    private func throughput(_ callers: Int, _ operation: @escaping @Sendable () -> Void) -> Double {
-        measurement.nanosecondsPerOperation { count in
-            let perThread = max(1, count / callers)
-            let group = DispatchGroup()
-            for _ in 0..<callers {
-                group.enter()
-                let thread = Thread {
-                    for _ in 0..<perThread { operation() }
-                    group.leave()
-                }
-                thread.stackSize = 1 << 20
-                thread.start()
-            }
-            group.wait()
-            return perThread * callers
         }
     }
 }

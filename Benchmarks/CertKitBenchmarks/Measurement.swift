@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Glibc
 
 /// How long and how often each case is measured.
@@ -61,6 +62,25 @@ struct Measurement {
             samples.append(Double(Self.now() - start) / Double(max(done, 1)))
         }
         return Self.median(samples)
+    }
+
+    /// Wall nanoseconds per operation when `callers` threads (1 MiB stacks) share the operations.
+    func wallNanosecondsPerOperation(callers: Int, _ operation: @escaping @Sendable () -> Void) -> Double {
+        nanosecondsPerOperation { count in
+            let perThread = max(1, count / callers)
+            let group = DispatchGroup()
+            for _ in 0..<callers {
+                group.enter()
+                let thread = Thread {
+                    for _ in 0..<perThread { operation() }
+                    group.leave()
+                }
+                thread.stackSize = 1 << 20
+                thread.start()
+            }
+            group.wait()
+            return perThread * callers
+        }
     }
 
     private func calibrate(_ body: () -> Void) -> Int {

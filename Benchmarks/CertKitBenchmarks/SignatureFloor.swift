@@ -21,27 +21,28 @@ final class SignatureFloor: @unchecked Sendable {
         let signatures = DERList(bytes: signed.map(\.signatureBytes))
         let names = CString(signed.map { Self.digestName($0.signatureAlgorithm.scheme) }.joined(separator: ","))
         links = signed.count
-        switch kind {
-        case .openssl:
+        /// Calls a library's `*_links_new` with the flat buffers.
+        func make(
+            _ create: (UnsafePointer<UInt8>, UnsafePointer<Int>, UnsafePointer<UInt8>, UnsafePointer<Int>,
+                       UnsafePointer<UInt8>, UnsafePointer<Int>, UnsafePointer<CChar>, Int) -> OpaquePointer?
+        ) -> OpaquePointer {
             let handle = spkis.withPointers { spki, spkiLengths, count in
                 tbs.withPointers { tbsBytes, tbsLengths, _ in
                     signatures.withPointers { sigBytes, sigLengths, _ in
-                        names.with { cb_ossl_links_new(spki, spkiLengths, tbsBytes, tbsLengths, sigBytes, sigLengths, $0, count) }
+                        names.with { create(spki, spkiLengths, tbsBytes, tbsLengths, sigBytes, sigLengths, $0, count) }
                     }
                 }
             }
-            guard let handle else { fail("the OpenSSL signature floor could not build the path's keys") }
+            guard let handle else { fail("the \(kind) signature floor could not build the path's keys") }
+            return handle
+        }
+        switch kind {
+        case .openssl:
+            let handle = make(cb_ossl_links_new)
             verifyOnce = { cb_ossl_links_verify(handle) }
             release = { cb_ossl_links_free(handle) }
         case .gnutls:
-            let handle = spkis.withPointers { spki, spkiLengths, count in
-                tbs.withPointers { tbsBytes, tbsLengths, _ in
-                    signatures.withPointers { sigBytes, sigLengths, _ in
-                        names.with { cb_gtls_links_new(spki, spkiLengths, tbsBytes, tbsLengths, sigBytes, sigLengths, $0, count) }
-                    }
-                }
-            }
-            guard let handle else { fail("the GnuTLS signature floor could not build the path's keys") }
+            let handle = make(cb_gtls_links_new)
             verifyOnce = { cb_gtls_links_verify(handle) }
             release = { cb_gtls_links_free(handle) }
         }
