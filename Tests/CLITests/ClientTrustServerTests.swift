@@ -1,15 +1,19 @@
 import Foundation
 import Testing
 
-/// Mutual TLS the other way round: the `ClientTrustServer` sample (OpenSSL server, certkit's ClientTrust decides)
-/// against `certkit connect` with either TLS library: a good client is served, an expired or wrong-EKU client
-/// certificate and a missing one are refused, and the server names the failed checks.
+/// Mutual TLS in both directions: the `ClientTrustServer` sample (an OpenSSL or a GnuTLS server; certkit's
+/// ClientTrust decides on the client) against `certkit connect` with either TLS library (certkit decides on the
+/// server): a good client is served and trusts the server, an expired or wrong-EKU client certificate and a missing
+/// one are refused, and the server names the failed checks.
 @Suite(.serialized)
 struct ClientTrustServerTests {
+    static let libraries = ["openssl", "gnutls"]
+
     static var executable: URL { ConnectPinnedClientTests.executable.deletingLastPathComponent().appendingPathComponent("ClientTrustServer") }
 
-    @Test("good client served; expired, wrong EKU and missing certificates refused with their check names")
-    func roundTrip() throws {
+    @Test("good client served; expired, wrong EKU and missing certificates refused with their check names",
+          arguments: libraries)
+    func roundTrip(serverTLS: String) throws {
         let executable = Self.executable
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "ClientTrustServer not built")
         let port = try ConnectTestEnvironment.freePort()
@@ -19,13 +23,13 @@ struct ClientTrustServerTests {
             (["--cert", IdentityPaths.fixture("client-server-eku-chain.pem"), "--key", IdentityPaths.fixture("client.key")], false),
             ([], false),
         ]
-        let libraries = ["openssl", "gnutls"]
+        let libraries = Self.libraries
         let process = Process()
         process.executableURL = executable
         process.arguments = [
             "--anchor", IdentityPaths.fixture("client-root-ca.pem"), "--cert", Paths.sample("server-chain.pem"),
             "--key", Paths.sample("server.key"), "--port", "\(port)", "--connections", "\(clients.count * libraries.count)",
-            "--timeout", "20",
+            "--timeout", "20", "--tls", serverTLS,
         ]
         let output = Pipe()
         process.standardOutput = output
@@ -47,8 +51,9 @@ struct ClientTrustServerTests {
                 let run = certkitConnect("127.0.0.1:\(port)", ["--tls", tls, "--anchors", Paths.sample("root-ca.pem")] + client.arguments)
                 if client.trusted {
                     #expect(run.status == 0, "\(tls) \(client.arguments): \(run.stdout)\(run.stderr)")
+                    #expect(run.verdict == "unspecified: trusted", "\(serverTLS) server, \(tls) client")
                 } else {
-                    #expect(run.status == 1, "\(tls) \(client.arguments): \(run.stdout)\(run.stderr)")
+                    #expect(run.status == 1, "\(serverTLS) server, \(tls) client \(client.arguments): \(run.stdout)\(run.stderr)")
                     #expect(run.stderr.contains("client certificate"), "\(tls): \(run.stderr)")
                 }
             }
