@@ -35,13 +35,7 @@ public struct OpenSSLIdentityImporter: IdentityImporter {
 
     public func pkcs12Certificates(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> [Certificate] {
         let contents = try OpenSSLPKCS12(der: pkcs12).parse(password: password)
-        do {
-            return try ((contents.certificate.map { [$0] } ?? []) + contents.others).map {
-                der throws(CertificateDecodingError) in try Certificate(derEncoded: der)
-            }
-        } catch {
-            throw .malformed("a certificate in the file does not decode: \(error)")
-        }
+        return try IdentityCertificates.decode((contents.certificate.map { [$0] } ?? []) + contents.others)
     }
 
     public func importIdentity(certificates: [Certificate], privateKey: [UInt8], password: String?)
@@ -59,14 +53,6 @@ public struct OpenSSLIdentityImporter: IdentityImporter {
         let handle: OpenSSLCertificate
         do { handle = try OpenSSLCertificate(der: leaf) } catch { throw .malformed(error.message) }
         guard key.matches(handle) else { throw .keyMismatch }
-        do {
-            let certificate = try Certificate(derEncoded: leaf)
-            let intermediates = try others.map { der throws(CertificateDecodingError) in try Certificate(derEncoded: der) }
-            return Identity(
-                certificate: certificate, intermediates: intermediates,
-                privateKey: PrivateKey(algorithm: certificate.publicKey.algorithm, storage: key))
-        } catch {
-            throw .malformed("a certificate in the file does not decode: \(error)")
-        }
+        return try IdentityCertificates.identity(leaf: leaf, others: others, key: key)
     }
 }
