@@ -12,7 +12,7 @@ public struct GnuTLSIdentityImporter: IdentityImporter {
     /// Creates an importer.
     public init() {}
 
-    public func importPKCS12(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> Identity {
+    public func importPKCS12(_ pkcs12: [UInt8], password: SecretBytes) throws(IdentityError) -> Identity {
         let contents = try GnuTLSPKCS12(der: pkcs12).parse(password: password)
         guard let key = contents.key, let leaf = contents.certificate else {
             // GnuTLS pairs a key with its certificate by key id; when it found no pair, the bags say why.
@@ -25,12 +25,12 @@ public struct GnuTLSIdentityImporter: IdentityImporter {
         return try Self.identity(leaf: leaf, others: contents.others, key: key)
     }
 
-    public func pkcs12Certificates(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> [Certificate] {
+    public func pkcs12Certificates(_ pkcs12: [UInt8], password: SecretBytes) throws(IdentityError) -> [Certificate] {
         let contents = try GnuTLSPKCS12(der: pkcs12).parse(password: password)
         return try IdentityCertificates.decode((contents.certificate.map { [$0] } ?? []) + contents.others)
     }
 
-    public func importIdentity(certificates: [Certificate], privateKey: [UInt8], password: String?)
+    public func importIdentity(certificates: [Certificate], privateKey: SecretBytes, password: SecretBytes?)
         throws(IdentityError) -> Identity
     {
         guard let leaf = certificates.first else { throw .noCertificate }

@@ -20,7 +20,7 @@ public struct OpenSSLIdentityImporter: IdentityImporter {
     /// Creates an importer.
     public init() {}
 
-    public func importPKCS12(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> Identity {
+    public func importPKCS12(_ pkcs12: [UInt8], password: SecretBytes) throws(IdentityError) -> Identity {
         let contents = try OpenSSLPKCS12(der: pkcs12).parse(password: password)
         guard let key = contents.key else {
             throw contents.certificate == nil && contents.others.isEmpty ? .noCertificate : .noKey
@@ -33,12 +33,12 @@ public struct OpenSSLIdentityImporter: IdentityImporter {
         return try Self.identity(leaf: leaf, others: contents.others, key: key)
     }
 
-    public func pkcs12Certificates(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> [Certificate] {
+    public func pkcs12Certificates(_ pkcs12: [UInt8], password: SecretBytes) throws(IdentityError) -> [Certificate] {
         let contents = try OpenSSLPKCS12(der: pkcs12).parse(password: password)
         return try IdentityCertificates.decode((contents.certificate.map { [$0] } ?? []) + contents.others)
     }
 
-    public func importIdentity(certificates: [Certificate], privateKey: [UInt8], password: String?)
+    public func importIdentity(certificates: [Certificate], privateKey: SecretBytes, password: SecretBytes?)
         throws(IdentityError) -> Identity
     {
         guard let leaf = certificates.first else { throw .noCertificate }
