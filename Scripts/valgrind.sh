@@ -46,6 +46,8 @@ for b in openssl gnutls; do
   run inspect --backend $b "${P[@]}" $I/client-mismatch.p12
   run inspect --backend $b --password-env PATH $I/client.p12
   run convert --backend $b "${P[@]}" --include-key --out "$keyout/$b.pem" $I/client.p12
+  CERTKIT_VALGRIND_P12=$(cat $I/password.txt) run convert --backend $b --password-env CERTKIT_VALGRIND_P12 \
+    --include-key --out "$keyout/$b-env.pem" $I/client.p12
 done
 run inspect --backend openssl "${P[@]}" $I/client-legacy.p12
 run inspect --backend gnutls "${P[@]}" $I/client-legacy.p12
@@ -59,6 +61,8 @@ for tls in openssl gnutls; do
   run connect 127.0.0.1:$port --tls $tls --anchors Samples/root-ca.pem --identity $I/client.p12 "${P[@]}"
   run connect 127.0.0.1:$port --tls $tls --anchors Samples/root-ca.pem \
     --cert $I/client-chain.pem --key "$keyout/gnutls.pem"
+  run connect 127.0.0.1:$port --tls $tls --anchors Samples/root-ca.pem \
+    --cert $I/client-chain.pem --key $I/client-encrypted.key "${P[@]}"
   run connect 127.0.0.1:$port --tls $tls --anchors Samples/root-ca.pem
   run connect 127.0.0.1:$port --tls $tls --anchors Samples/root-ca.pem --identity $I/other-client.p12 "${P[@]}"
 done

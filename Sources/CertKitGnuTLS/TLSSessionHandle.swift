@@ -17,9 +17,13 @@ final class TLSSessionHandle {
     private let presentsIdentity: Bool
     /// True for a server session.
     private let isServer: Bool
+    /// A server session's decision, kept alive here because the verification hook reaches it through the
+    /// session pointer.
+    private let decision: ClientCertificateDecision?
 
     private init(
-        flags: Int32, credentials: TLSCredentialsHandle, socket: TCPConnection, presentsIdentity: Bool
+        flags: Int32, credentials: TLSCredentialsHandle, socket: TCPConnection, presentsIdentity: Bool,
+        decision: ClientCertificateDecision? = nil
     ) throws(TLSConnectError) {
         var session: gnutls_session_t?
         let code = gnutls_init(&session, UInt32(flags | GNUTLS_NONBLOCK))
@@ -31,6 +35,7 @@ final class TLSSessionHandle {
         self.socket = socket
         self.presentsIdentity = presentsIdentity
         self.isServer = flags & GNUTLS_SERVER != 0
+        self.decision = decision
         try check(gnutls_set_default_priority(session), "gnutls_set_default_priority")
         try check(gnutls_credentials_set(session, GNUTLS_CRD_CERTIFICATE, UnsafeMutableRawPointer(credentials.handle)),
                   "gnutls_credentials_set")
@@ -52,12 +57,12 @@ final class TLSSessionHandle {
     /// Creates a server session on an accepted `socket` that requires a client certificate
     /// (`gnutls_certificate_server_set_request(GNUTLS_CERT_REQUIRE)`) and lets `decision` judge the presented chain
     /// in GnuTLS's verification hook (`gnutls_session_set_verify_function`): a refusal fails the handshake with
-    /// `GNUTLS_E_CERTIFICATE_ERROR`. `decision` must outlive the session (the hook reaches it through the
-    /// session pointer).
+    /// `GNUTLS_E_CERTIFICATE_ERROR`.
     convenience init(serving credentials: TLSCredentialsHandle, socket: TCPConnection, decision: ClientCertificateDecision)
         throws(TLSConnectError)
     {
-        try self.init(flags: GNUTLS_SERVER, credentials: credentials, socket: socket, presentsIdentity: false)
+        try self.init(flags: GNUTLS_SERVER, credentials: credentials, socket: socket, presentsIdentity: false,
+                      decision: decision)
         gnutls_certificate_server_set_request(handle, GNUTLS_CERT_REQUIRE)
         gnutls_session_set_ptr(handle, Unmanaged.passUnretained(decision).toOpaque())
         gnutls_session_set_verify_function(handle) { session in
