@@ -24,4 +24,14 @@ struct SecretInputTests {
             try reader.readSecret(directory.path)
         }
     }
+
+    @Test("a pipe (--password-file <(command)): read to its end, across several buffers")
+    func pipe() throws {
+        let pipe = Pipe()
+        let contents = (0..<10_000).map { UInt8(truncatingIfNeeded: $0) }
+        try pipe.fileHandleForWriting.write(contentsOf: Data(contents))
+        try pipe.fileHandleForWriting.close()
+        let path = "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"
+        #expect(try reader.readSecret(path).withUnsafeBytes { Array($0) } == contents)
+    }
 }
