@@ -25,8 +25,17 @@ public struct GnuTLSBackend: TrustBackend {
 
     /// Imports `der` with `gnutls_x509_crt_import`; the bytes must be exactly one certificate (GnuTLS would
     /// ignore trailing bytes, so the outer DER length and the re-exported encoding are compared with the input).
+    /// The handle is kept in the certificate cache, so the path verification that usually follows does not import
+    /// the certificate again.
     public func checkImport(_ der: [UInt8]) throws(BackendError) {
-        let certificate = try GnuTLSCertificate(der: der)
+        let certificate: GnuTLSCertificate
+        do {
+            certificate = try certificateCache.handle(for: der) { der throws(GnuTLSCode) in
+                try GnuTLSCertificate(importing: der)
+            }
+        } catch {
+            throw BackendError("gnutls_x509_crt_import: \(error.message)")
+        }
         guard DERFraming.outerLength(of: der) == der.count else {
             throw BackendError("gnutls_x509_crt_import: input is not exactly one DER certificate (trailing or missing bytes)")
         }

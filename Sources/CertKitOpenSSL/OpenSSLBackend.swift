@@ -30,10 +30,11 @@ public struct OpenSSLBackend: TrustBackend {
     /// `openssl`.
     public var name: String { "openssl" }
 
-    /// Imports `der` with `d2i_X509`, which must consume exactly all of it.
+    /// Imports `der` with `d2i_X509`, which must consume exactly all of it. The handle is kept in the certificate
+    /// cache, so the path verification that usually follows does not decode the certificate again.
     public func checkImport(_ der: [UInt8]) throws(BackendError) {
         OpenSSLErrorQueue.clear()
-        _ = try OpenSSLCertificate(der: der)
+        _ = try certificateCache.handle(for: der) { der throws(BackendError) in try OpenSSLCertificate(der: der) }
     }
 
     /// Computes SHA-1 or SHA-256 with `EVP_Digest`.
