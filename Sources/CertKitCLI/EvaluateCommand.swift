@@ -36,6 +36,10 @@ enum EvaluateCommand: Command {
                 return FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) && isDirectory.boolValue
             }),
         .value("crl", "FILE", repeatable: true, "certificate revocation lists, PEM or DER"),
+        .value("ocsp-response", "FILE", repeatable: true, "an OCSP response (DER), as a TLS server staples it"),
+        .value("revocation", "off|crl|ocsp|any", "which revocation sources to use (default any: every one given)"),
+        .flag("require-revocation",
+              "every certificate below the anchor needs a valid answer that it is not revoked (else RevocationResponseRequired)"),
         .value("pin", "sha256/BASE64", repeatable: true, "SPKI SHA-256 pins; the leaf or a CA must match one"),
         .value("exceptions", "FILE", "exceptions saved by an earlier --save-exceptions"),
         .value("save-exceptions", "FILE", "after a recoverable failure, save exceptions that accept it"),

@@ -21,7 +21,10 @@ import CertKit
 ///   "pathsTried": 1,
 ///   "chain": [{"index": 0, "subject": "...", "issuer": "...", "sha256": "<64 lowercase hex>",
 ///              "notBefore": "...", "notAfter": "...", "failedChecks": ["TemporalValidity"],   // checks sorted
-///              "failedRules": ["rfc5280.validity"]}]                                            // in check order
+///              "failedRules": ["rfc5280.validity"],                                            // in check order
+///              "revocation": {"checked": true, "outcome": "good",       // only when revocation was asked for:
+///                             "source": "stapledOCSP", "validUntil": "..."}}]   // good|revoked|notChecked|notApplicable;
+///                                                      // stapledOCSP|ocsp|crlFile|crlFetched|null; date|null
 /// }
 /// ```
 /// With `--backend both`, when the backends agree the document above gains `"backends": ["openssl", "gnutls"]`
@@ -51,7 +54,7 @@ enum EvaluateJSONRenderer {
             "verifyDate": .string(ISO8601Text.timestamp(report.verifyDate)),
             "pathsTried": .int(report.pathsTried),
             "chain": .array(report.chain.enumerated().map { index, certificate in
-                .object([
+                var item: [String: JSONValue] = [
                     "index": .int(index),
                     "subject": .string(certificate.subject.description),
                     "issuer": .string(certificate.issuer.description),
@@ -61,7 +64,9 @@ enum EvaluateJSONRenderer {
                     "failedChecks": .strings(
                         index < report.checks.count ? report.checks[index].sorted().map(\.name) : []),
                     "failedRules": .strings(report.failedRules(at: index).map(\.id)),
-                ])
+                ]
+                if index < report.revocation.count { item["revocation"] = RevocationText.json(report.revocation[index]) }
+                return .object(item)
             }),
         ]
         if case .sslClient(let identities, _) = report.policy {

@@ -7,7 +7,9 @@ import CertKit
 ///   [0] CN=leaf.example  (issuer CN=Int)  — TemporalValidity
 ///   [1] CN=Int  (issuer CN=Root)  — ok
 /// ```
-/// The error names its rule and the profiles that enforce it; when another profile drops that rule, the verdict
+/// When the evaluation checked revocation, each certificate line is followed by
+/// `      revocation: good (stapled OCSP) until 2030-06-08T00:00:00Z` (or `revoked (CRL file)`, `not checked`,
+/// `not applicable`). The error names its rule and the profiles that enforce it; when another profile drops that rule, the verdict
 /// line says so (`; use --profile rfc5280 to drop this rule`). When path building tried more than one candidate
 /// path, a last line says how many.
 enum EvaluateTextRenderer {
@@ -18,6 +20,9 @@ enum EvaluateTextRenderer {
             lines.append(
                 "  [\(index)] \(certificate.subject)  (issuer \(certificate.issuer))  — "
                     + (failed.isEmpty ? "ok" : failed.joined(separator: ", ")))
+            if index < report.revocation.count {
+                lines.append("      revocation: " + RevocationText.line(report.revocation[index]))
+            }
         }
         if report.pathsTried > 1 {
             // Path building tried alternatives: say so, the chain above is the one that was used (or got furthest).

@@ -102,6 +102,8 @@ public final class TrustEvaluator: Sendable {
         /// The core's policy findings, one per policy of the evaluation.
         var perPolicy: [PathFindings]
         var notes: [String]
+        /// Per certificate, whether and how revocation was checked.
+        var revocation: [RevocationStatus] = []
 
         /// Every failure, over all policies, with its rules.
         var findings: PathFindings {
@@ -212,7 +214,7 @@ public final class TrustEvaluator: Sendable {
             // The core's rules first: signatures (verified by the library), revocation, then every policy.
             var findings = PathFindings(count: path.certificates.count)
             try signatures.check(path, into: &findings)
-            let usableCRLs = try revocation.check(path, crls: evaluation.crls, at: date, into: &findings)
+            let revocationOutcome = try revocation.check(path, evaluation: evaluation, at: date, into: &findings)
             var perPolicy: [PathFindings] = []
             var everything = findings
             // Pins are compared with SPKI digests from the backend's library (no digest is written by hand).
@@ -234,13 +236,15 @@ public final class TrustEvaluator: Sendable {
             // Then the library's own verdict, which can only add failures; what it adds concerns every policy.
             var weighed = everything
             weighed.weigh(
-                try backend.libraryVerdict(on: path, anchors: store, at: date, crls: usableCRLs), from: backend.name)
+                try backend.libraryVerdict(on: path, anchors: store, at: date, crls: revocationOutcome.usableCRLs),
+                from: backend.name)
             let added = weighed.additions(since: everything)
             var common = findings
             common.merge(added)
             var result = Attempt(
                 path: path, common: common, perPolicy: perPolicy,
                 notes: findings.notes + perPolicy.flatMap(\.notes) + added.notes)
+            if Self.asksForRevocation(evaluation) { result.revocation = revocationOutcome.statuses }
             // Errors the user's trust settings allow for a certificate are not reported for it.
             if !settings.isEmpty {
                 result.allow(policies.map { settings.allowedErrors(path.certificates, under: $0) })
@@ -343,6 +347,14 @@ public final class TrustEvaluator: Sendable {
             policy: policies[failing], verifyDate: date, pathsTried: tried, notes: attempt.notes,
             policyResults: perPolicy, rules: rules)
         report.fingerprints = fingerprints
+        report.revocation = attempt.revocation
         return report
+    }
+
+    /// True when `evaluation` asks for revocation checking: a source is given or an answer required, in a mode
+    /// other than `off`.
+    private static func asksForRevocation(_ evaluation: TrustEvaluation) -> Bool {
+        evaluation.revocationMode != .off
+            && (!evaluation.crls.isEmpty || !evaluation.ocspResponses.isEmpty || evaluation.requireRevocation)
     }
 }

@@ -28,6 +28,7 @@
 /// | ``maxExtensionsPerCertificate`` | 64 | extensions of one certificate or CRL |
 /// | ``maxCRLEntries`` | 100,000 | revoked entries of one CRL, and of all CRLs of one evaluation |
 /// | ``maxCRLs`` | 1,000 | CRLs given to one evaluation (each may cost a signature verification) |
+/// | ``maxOCSPResponses`` | 100 | OCSP responses given to one evaluation, and answers in one response |
 /// | ``maxPoolCertificates`` | 10,000 | presented certificates after the leaf plus extra intermediates |
 /// | ``maxAnchors`` | 1,000 | anchors, trust-setting certificates and (when used) the system bundle |
 /// | ``maxNameConstraintComparisons`` | 2^20 | names × name constraints over one candidate path |
@@ -57,6 +58,10 @@ public struct Limits: Sendable, Hashable {
     /// The most CRLs given to one evaluation (an evaluation bound: each CRL naming an issuer of the path costs a
     /// signature verification).
     public var maxCRLs: Int
+    /// The most OCSP responses given to one evaluation (an evaluation bound: each response naming a certificate
+    /// of the path costs signature verifications), and the most answers (SingleResponses) in one response (a
+    /// parsing bound).
+    public var maxOCSPResponses: Int
 
     // MARK: Evaluation (fatal ResourceLimit)
 
@@ -94,7 +99,7 @@ public struct Limits: Sendable, Hashable {
     public init(
         maxInputBytes: Int = 32 << 20, maxPEMBlocks: Int = 10_000, maxCertificatesPerInput: Int = 10_000,
         maxAttributesPerName: Int = 64, maxExtensionsPerCertificate: Int = 64, maxCRLEntries: Int = 100_000,
-        maxCRLs: Int = 1_000, maxPoolCertificates: Int = 10_000, maxAnchors: Int = 1_000,
+        maxCRLs: Int = 1_000, maxOCSPResponses: Int = 100, maxPoolCertificates: Int = 10_000, maxAnchors: Int = 1_000,
         maxNameConstraintComparisons: Int = 1 << 20, maxPolicyGraphNodes: Int = 10_000,
         maxDepth: Int = 10, maxExpansions: Int = 2_000, maxCandidates: Int = 32, maxQueued: Int = 20_000,
         maxIssuerComparisons: Int = 1 << 16
@@ -106,6 +111,7 @@ public struct Limits: Sendable, Hashable {
         self.maxExtensionsPerCertificate = maxExtensionsPerCertificate
         self.maxCRLEntries = maxCRLEntries
         self.maxCRLs = maxCRLs
+        self.maxOCSPResponses = maxOCSPResponses
         self.maxPoolCertificates = maxPoolCertificates
         self.maxAnchors = maxAnchors
         self.maxNameConstraintComparisons = maxNameConstraintComparisons

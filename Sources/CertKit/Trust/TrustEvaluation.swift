@@ -1,6 +1,7 @@
 import Foundation
 
-/// What a `SecTrust` holds: certificates, policies, anchors, date, settings, exceptions, CRLs, pins.
+/// What a `SecTrust` holds: certificates, policies, anchors, date, settings, exceptions, CRLs, OCSP responses,
+/// the revocation policy, pins.
 /// Changing any input resets ``result`` to ``TrustResultType/invalid``, as SecTrust does.
 public struct TrustEvaluation: Sendable {
     /// The certificates: the leaf first, then an unordered pool of intermediates.
@@ -27,6 +28,14 @@ public struct TrustEvaluation: Sendable {
     public var exceptions: TrustExceptions? { didSet { report = nil } }
     /// CRLs to check revocation against.
     public var crls: [CertificateRevocationList] { didSet { report = nil } }
+    /// OCSP responses to check revocation against (`SecTrustSetOCSPResponse`: a stapled response, or one from a
+    /// file); each is validated by the core before use.
+    public var ocspResponses: [OCSPResponse] { didSet { report = nil } }
+    /// Which revocation sources are used (default ``RevocationMode/any``: whatever is given).
+    public var revocationMode: RevocationMode { didSet { report = nil } }
+    /// Apple's `kSecRevocationRequirePositiveResponse`: every certificate below the anchor needs a valid answer
+    /// that it is not revoked; without one it is `RevocationResponseRequired`.
+    public var requireRevocation: Bool { didSet { report = nil } }
     /// SPKI SHA-256 pins: when not empty, the leaf or some CA in the path must match one.
     public var pins: [SPKIPin] { didSet { report = nil } }
     /// Additional intermediates (`--intermediates`), part of the pool.
@@ -48,8 +57,12 @@ public struct TrustEvaluation: Sendable {
         certificates: [Certificate], policies: [TrustPolicy] = [.basicX509], anchors: [Certificate] = [],
         anchorsOnly: Bool? = nil, verifyDate: Date? = nil, trustSettings: TrustSettings = .none,
         exceptions: TrustExceptions? = nil, crls: [CertificateRevocationList] = [], pins: [SPKIPin] = [],
-        additionalIntermediates: [Certificate] = [], maxDepth: Int = TrustEvaluation.defaultMaxDepth
+        additionalIntermediates: [Certificate] = [], maxDepth: Int = TrustEvaluation.defaultMaxDepth,
+        ocspResponses: [OCSPResponse] = [], revocationMode: RevocationMode = .any, requireRevocation: Bool = false
     ) {
+        self.ocspResponses = ocspResponses
+        self.revocationMode = revocationMode
+        self.requireRevocation = requireRevocation
         self.certificates = certificates
         self.policies = policies
         self.anchors = anchors
