@@ -1,5 +1,6 @@
 import CertKit
 import CertKitBackends
+import CertKitSockets
 import Foundation
 
 /// `certkit evaluate`: SecTrust-style trust evaluation of a chain.
@@ -37,6 +38,8 @@ enum EvaluateCommand: Command {
             }),
         .value("crl", "FILE", repeatable: true, "certificate revocation lists, PEM or DER"),
         .value("ocsp-response", "FILE", repeatable: true, "an OCSP response (DER), as a TLS server staples it"),
+        .flag("network",
+              "allow fetching over http:// from the chain's own URLs: a missing issuer from its caIssuers (authorityInfoAccess)"),
         .value("revocation", "off|crl|ocsp|any", "which revocation sources to use (default any: every one given)"),
         .flag("require-revocation",
               "every certificate below the anchor needs a valid answer that it is not revoked (else RevocationResponseRequired)"),
@@ -82,8 +85,10 @@ enum EvaluateCommand: Command {
         case .one(let name): names = [name]
         case .both: names = context.registry.names
         }
+        // One network cache for every backend's evaluator: each URL is fetched once per run while fresh.
+        let network = options.network ? NetworkAccess(fetcher: HTTPFetcher()) : nil
         let reports = names.map { name in
-            TrustEvaluator(backend: context.registry.backend(named: name)!).evaluate(evaluation)
+            TrustEvaluator(backend: context.registry.backend(named: name)!, network: network).evaluate(evaluation)
         }
         let agree = BackendComparison.agree(reports)
         if agree {

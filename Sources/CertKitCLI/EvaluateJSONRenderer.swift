@@ -25,6 +25,8 @@ import CertKit
 ///              "revocation": {"checked": true, "outcome": "good",       // only when revocation was asked for:
 ///                             "source": "stapledOCSP", "validUntil": "..."}}]   // good|revoked|notChecked|notApplicable;
 ///                                                      // stapledOCSP|ocsp|crlFile|crlFetched|null; date|null
+///   // with --network, when something was fetched: "fetchedFrom": "http://..." | null on each chain entry, and
+///   "fetches": [{"url": "http://...", "problem": "timed out" | null, "fromCache": false, "outcome": "..." | null}]
 /// }
 /// ```
 /// With `--backend both`, when the backends agree the document above gains `"backends": ["openssl", "gnutls"]`
@@ -66,9 +68,18 @@ enum EvaluateJSONRenderer {
                     "failedRules": .strings(report.failedRules(at: index).map(\.id)),
                 ]
                 if index < report.revocation.count { item["revocation"] = RevocationText.json(report.revocation[index]) }
+                if index < report.fetchedFrom.count { item["fetchedFrom"] = .optional(report.fetchedFrom[index]) }
                 return .object(item)
             }),
         ]
+        if !report.fetches.isEmpty {
+            document["fetches"] = .array(report.fetches.map { fetch in
+                .object([
+                    "url": .string(fetch.url), "problem": .optional(fetch.problem), "fromCache": .bool(fetch.fromCache),
+                    "outcome": .optional(fetch.outcome),
+                ])
+            })
+        }
         if case .sslClient(let identities, _) = report.policy {
             document["identities"] = .strings(identities.map(\.description))
         }

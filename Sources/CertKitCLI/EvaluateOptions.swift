@@ -22,6 +22,8 @@ struct EvaluateOptions {
     var ocspResponses: [String]
     var revocationMode: RevocationMode
     var requireRevocation: Bool
+    /// `--network`: the evaluation may fetch missing issuers over http://.
+    var network: Bool
     var pins: [SPKIPin]
     var policy: TrustPolicy
     var verifyDate: Date?
@@ -65,6 +67,7 @@ struct EvaluateOptions {
         crls = arguments.all("crl")
         ocspResponses = arguments.all("ocsp-response")
         requireRevocation = arguments.has("require-revocation")
+        network = arguments.has("network")
         if let mode = arguments.value("revocation") {
             guard let value = RevocationMode(rawValue: mode) else {
                 throw .usage("--revocation must be off, crl, ocsp or any, not '\(mode)'", command: command)
@@ -192,7 +195,8 @@ struct EvaluateOptions {
                 certificateSettings: stored),
             exceptions: exceptionsValue, crls: revocationLists, pins: pins,
             additionalIntermediates: try loader.loadAll(intermediates), maxDepth: maxDepth,
-            ocspResponses: responses, revocationMode: revocationMode, requireRevocation: requireRevocation)
+            ocspResponses: responses, revocationMode: revocationMode, requireRevocation: requireRevocation,
+            networkFetchAllowed: network)
     }
 
     /// The trust store's settings when `--trust-store` was given, else none.

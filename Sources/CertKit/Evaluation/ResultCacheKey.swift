@@ -17,6 +17,7 @@ struct ResultCacheKey: Hashable, Sendable {
     let ocspResponses: [OCSPResponse]
     let revocationMode: RevocationMode
     let requireRevocation: Bool
+    let networkFetchAllowed: Bool
     let pins: [SPKIPin]
     let maxDepth: Int
     let backend: String
@@ -33,6 +34,7 @@ struct ResultCacheKey: Hashable, Sendable {
         ocspResponses = evaluation.ocspResponses
         revocationMode = evaluation.revocationMode
         requireRevocation = evaluation.requireRevocation
+        networkFetchAllowed = evaluation.networkFetchAllowed
         pins = evaluation.pins
         maxDepth = evaluation.maxDepth
         self.backend = backend

@@ -18,18 +18,27 @@ public final class TrustEvaluator: Sendable {
     private let resultCache: ResultCache?
     /// The system roots used when an evaluation's `anchorsOnly` is false.
     private let systemAnchors: @Sendable () -> [Certificate]
+    /// The network, for evaluations that allow fetching; nil: never fetch.
+    public let network: NetworkAccess?
 
-    /// Creates an evaluator over `backend`; `configuration` sets the caches (all on by default).
-    public convenience init(backend: any TrustBackend, limits: Limits = .default, configuration: Configuration = .default) {
-        self.init(backend: backend, limits: limits, configuration: configuration) { SystemTrustStore.certificates }
+    /// Creates an evaluator over `backend`; `configuration` sets the caches (all on by default). With `network`,
+    /// evaluations that set ``TrustEvaluation/networkFetchAllowed`` may fetch missing issuers through it.
+    public convenience init(
+        backend: any TrustBackend, limits: Limits = .default, configuration: Configuration = .default,
+        network: NetworkAccess? = nil
+    ) {
+        self.init(backend: backend, limits: limits, configuration: configuration, network: network) {
+            SystemTrustStore.certificates
+        }
     }
 
     /// Creates an evaluator whose system roots are `systemAnchors` instead of the process's ``SystemTrustStore``
     /// (for tests that compare with a command line run under another `SSL_CERT_FILE`).
     package init(
         backend: any TrustBackend, limits: Limits = .default, configuration: Configuration = .default,
-        systemAnchors: @escaping @Sendable () -> [Certificate]
+        network: NetworkAccess? = nil, systemAnchors: @escaping @Sendable () -> [Certificate]
     ) {
+        self.network = network
         self.backend = backend
         self.limits = limits
         self.configuration = configuration
@@ -65,7 +74,30 @@ public final class TrustEvaluator: Sendable {
         return report
     }
 
+    /// Evaluates offline, then — when the evaluation allows fetching and the chain stops at a missing issuer —
+    /// fetches that issuer (``IssuerFetch``) and evaluates again, as long as something new comes back.
     private func evaluateUncached(_ evaluation: TrustEvaluation, date: Date) -> TrustReport {
+        var report = evaluateOffline(evaluation, date: date)
+        guard evaluation.networkFetchAllowed, let network else { return report }
+        var session = NetworkFetchSession(access: network, limits: limits)
+        var current = evaluation
+        var fetchedFrom: [Certificate: String] = [:]
+        var known = Set(evaluation.certificates + evaluation.additionalIntermediates)
+        while let last = report.chain.last, report.checks.last?.contains(.missingIntermediate) == true {
+            let found = IssuerFetch.issuers(of: last, known: known, session: &session, limits: limits)
+            guard !found.isEmpty else { break }
+            for (certificate, url) in found where known.insert(certificate).inserted {
+                current.additionalIntermediates.append(certificate)
+                fetchedFrom[certificate] = url
+            }
+            report = evaluateOffline(current, date: date)
+        }
+        report.fetches = session.records
+        if !fetchedFrom.isEmpty { report.fetchedFrom = report.chain.map { fetchedFrom[$0] } }
+        return report
+    }
+
+    private func evaluateOffline(_ evaluation: TrustEvaluation, date: Date) -> TrustReport {
         let policies = evaluation.policies.isEmpty ? [TrustPolicy.basicX509] : evaluation.policies
         guard let leaf = evaluation.certificates.first else {
             return TrustReport(

@@ -38,6 +38,11 @@
 /// | ``maxCandidates`` | 32 | candidate paths handed to the backend |
 /// | ``maxQueued`` | 20,000 | partial paths waiting |
 /// | ``maxIssuerComparisons`` | 65,536 | issuer candidates examined over one search |
+/// | ``maxFetchesPerEvaluation`` | 8 | network requests of one evaluation (only with network fetching allowed) |
+/// | ``fetchTimeout`` | 5 s | one network request (connect, send, read everything) |
+/// | ``evaluationFetchTimeout`` | 15 s | all network requests of one evaluation |
+/// | ``maxFetchBytes`` | 4 MiB | one fetched body |
+/// | ``maxFetchCacheEntries`` | 256 | bodies kept by a ``NetworkAccess`` cache |
 public struct Limits: Sendable, Hashable {
     // MARK: Inputs (parsing bounds: input errors)
 
@@ -102,8 +107,14 @@ public struct Limits: Sendable, Hashable {
         maxCRLs: Int = 1_000, maxOCSPResponses: Int = 100, maxPoolCertificates: Int = 10_000, maxAnchors: Int = 1_000,
         maxNameConstraintComparisons: Int = 1 << 20, maxPolicyGraphNodes: Int = 10_000,
         maxDepth: Int = 10, maxExpansions: Int = 2_000, maxCandidates: Int = 32, maxQueued: Int = 20_000,
-        maxIssuerComparisons: Int = 1 << 16
+        maxIssuerComparisons: Int = 1 << 16, maxFetchesPerEvaluation: Int = 8, fetchTimeout: Duration = .seconds(5),
+        evaluationFetchTimeout: Duration = .seconds(15), maxFetchBytes: Int = 4 << 20, maxFetchCacheEntries: Int = 256
     ) {
+        self.maxFetchesPerEvaluation = maxFetchesPerEvaluation
+        self.fetchTimeout = fetchTimeout
+        self.evaluationFetchTimeout = evaluationFetchTimeout
+        self.maxFetchBytes = maxFetchBytes
+        self.maxFetchCacheEntries = maxFetchCacheEntries
         self.maxInputBytes = maxInputBytes
         self.maxPEMBlocks = maxPEMBlocks
         self.maxCertificatesPerInput = maxCertificatesPerInput
@@ -122,6 +133,19 @@ public struct Limits: Sendable, Hashable {
         self.maxQueued = maxQueued
         self.maxIssuerComparisons = maxIssuerComparisons
     }
+
+    // MARK: Network (only when an evaluation allows fetching; a bound reached is a failed fetch: no answer)
+
+    /// The most network requests one evaluation makes (cached answers are free).
+    public var maxFetchesPerEvaluation: Int
+    /// The longest one request may take.
+    public var fetchTimeout: Duration
+    /// The longest all requests of one evaluation may take together.
+    public var evaluationFetchTimeout: Duration
+    /// The largest body accepted.
+    public var maxFetchBytes: Int
+    /// The most bodies a ``NetworkAccess`` cache keeps.
+    public var maxFetchCacheEntries: Int
 
     /// The documented defaults.
     public static let `default` = Limits()

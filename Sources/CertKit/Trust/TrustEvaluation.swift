@@ -33,6 +33,10 @@ public struct TrustEvaluation: Sendable {
     public var ocspResponses: [OCSPResponse] { didSet { report = nil } }
     /// Which revocation sources are used (default ``RevocationMode/any``: whatever is given).
     public var revocationMode: RevocationMode { didSet { report = nil } }
+    /// `SecTrustSetNetworkFetchAllowed`: when true (and the evaluator has ``NetworkAccess``), a certificate whose
+    /// issuer is missing has its authorityInfoAccess caIssuers `http://` URL fetched, and what comes back joins the
+    /// pool (never the anchors). Off by default: evaluation stays offline and deterministic.
+    public var networkFetchAllowed: Bool { didSet { report = nil } }
     /// Apple's `kSecRevocationRequirePositiveResponse`: every certificate below the anchor needs a valid answer
     /// that it is not revoked; without one it is `RevocationResponseRequired`.
     public var requireRevocation: Bool { didSet { report = nil } }
@@ -58,8 +62,10 @@ public struct TrustEvaluation: Sendable {
         anchorsOnly: Bool? = nil, verifyDate: Date? = nil, trustSettings: TrustSettings = .none,
         exceptions: TrustExceptions? = nil, crls: [CertificateRevocationList] = [], pins: [SPKIPin] = [],
         additionalIntermediates: [Certificate] = [], maxDepth: Int = TrustEvaluation.defaultMaxDepth,
-        ocspResponses: [OCSPResponse] = [], revocationMode: RevocationMode = .any, requireRevocation: Bool = false
+        ocspResponses: [OCSPResponse] = [], revocationMode: RevocationMode = .any, requireRevocation: Bool = false,
+        networkFetchAllowed: Bool = false
     ) {
+        self.networkFetchAllowed = networkFetchAllowed
         self.ocspResponses = ocspResponses
         self.revocationMode = revocationMode
         self.requireRevocation = requireRevocation

@@ -1,0 +1,36 @@
+import Foundation
+
+/// A ``NetworkFetcher`` and the cache of what it fetched, shared by every evaluation (and evaluator) given it.
+///
+/// The cache holds at most ``Limits/maxFetchCacheEntries`` bodies, each for as long as its HTTP freshness
+/// (`Cache-Control: max-age`) says, least recently used first out; a body without freshness is not kept.
+public final class NetworkAccess: Sendable {
+    /// The fetcher.
+    public let fetcher: any NetworkFetcher
+    private let cache: CacheLock<LRUCache<String, Entry>>
+
+    private struct Entry: Sendable {
+        var body: [UInt8]
+        var expires: Date
+    }
+
+    /// Creates access through `fetcher` with a cache of `limits.maxFetchCacheEntries` entries.
+    public init(fetcher: any NetworkFetcher, limits: Limits = .default) {
+        self.fetcher = fetcher
+        self.cache = CacheLock(LRUCache(capacity: max(1, limits.maxFetchCacheEntries)))
+    }
+
+    /// The cached body of `url` when still fresh at `now`.
+    func cached(_ url: String, now: Date = Date()) -> [UInt8]? {
+        cache.withLock { entries in
+            guard let entry = entries.value(for: url), entry.expires > now else { return nil }
+            return entry.body
+        }
+    }
+
+    /// Remembers `response` for `url` when it carries a freshness lifetime.
+    func remember(_ response: NetworkFetchResponse, for url: String, now: Date = Date()) {
+        guard let maxAge = response.maxAge, maxAge > 0 else { return }
+        cache.withLock { $0.set(Entry(body: response.body, expires: now.addingTimeInterval(TimeInterval(maxAge))), for: url) }
+    }
+}
