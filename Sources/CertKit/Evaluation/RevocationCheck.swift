@@ -52,10 +52,11 @@ struct RevocationCheck {
             RevocationStatus(outcome: $0 < certificates.count - 1 ? .notChecked : .notApplicable)
         })
         let mode = evaluation.revocationMode
-        let crls = mode.usesCRLs ? evaluation.crls : []
-        let responses = mode.usesOCSP ? evaluation.ocspResponses : []
+        let crls = mode.usesCRLs ? evaluation.crls + evaluation.fetchedCRLs : []
+        let stapled = mode.usesOCSP ? evaluation.ocspResponses : []
+        let fetched = mode.usesOCSP ? evaluation.fetchedOCSPResponses : []
         let require = evaluation.requireRevocation && mode != .off
-        guard !crls.isEmpty || !responses.isEmpty || require else { return outcome }
+        guard !crls.isEmpty || !stapled.isEmpty || !fetched.isEmpty || require else { return outcome }
         let ocsp = OCSPResponseCheck(backend: backend)
         for index in certificates.indices.dropLast() {
             let certificate = certificates[index]
@@ -63,15 +64,19 @@ struct RevocationCheck {
             var status = RevocationStatus(outcome: .notChecked)
             if !crls.isEmpty {
                 status = try checkCRLs(
-                    certificate, at: index, issuer: issuer, crls: crls, date: date, usable: &outcome.usableCRLs,
-                    into: &findings)
+                    certificate, at: index, issuer: issuer, crls: crls, files: evaluation.crls, date: date,
+                    usable: &outcome.usableCRLs, into: &findings)
             }
-            let answers = try ocsp.answers(about: certificate, issuedBy: issuer, in: responses, at: date)
+            let stapledAnswers = try ocsp.answers(about: certificate, issuedBy: issuer, in: stapled, at: date)
+            let fetchedAnswers = try ocsp.answers(about: certificate, issuedBy: issuer, in: fetched, at: date)
+            let answers = stapledAnswers + fetchedAnswers
+            let source: RevocationSource =
+                stapledAnswers.contains { $0 == .revoked || $0.goodUntil != nil } ? .stapledOCSP : .ocsp
             if answers.contains(.revoked) {
                 findings.record(TrustRules.revocation, at: index, note: "reported revoked by a valid OCSP response")
-                status = RevocationStatus(outcome: .revoked, source: .stapledOCSP)
+                status = RevocationStatus(outcome: .revoked, source: stapledAnswers.contains(.revoked) ? .stapledOCSP : .ocsp)
             } else if status.outcome != .revoked, let until = answers.compactMap(\.goodUntil).max() {
-                status = RevocationStatus(outcome: .good, source: .stapledOCSP, validUntil: until)
+                status = RevocationStatus(outcome: .good, source: source, validUntil: until)
             } else if !answers.isEmpty, !answers.contains(.unknown), answers.allSatisfy({ $0.goodUntil == nil }) {
                 let reasons = answers.compactMap(\.problem)
                 let shown = reasons.prefix(3).joined(separator: "; ") + (reasons.count > 3 ? "; …" : "")
@@ -89,9 +94,10 @@ struct RevocationCheck {
     }
 
     /// The CRL part of the check for `certificate` (at `index`, issued by `issuer`); adds the CRLs that validated
-    /// to `usable`.
+    /// to `usable`. An answer from a CRL among `files` has the source `crlFile`, else `crlFetched`.
     private mutating func checkCRLs(
-        _ certificate: Certificate, at index: Int, issuer: Certificate, crls: [CertificateRevocationList], date: Date,
+        _ certificate: Certificate, at index: Int, issuer: Certificate, crls: [CertificateRevocationList],
+        files: [CertificateRevocationList], date: Date,
         usable: inout [CertificateRevocationList], into findings: inout PathFindings
     ) throws(BackendError) -> RevocationStatus {
         let notChecked = RevocationStatus(outcome: .notChecked)
@@ -127,13 +133,14 @@ struct RevocationCheck {
                 note: "no valid CRL (\(reasons.count) refused: \(shown))")
             return notChecked
         }
+        let source: RevocationSource = valid.contains { files.contains($0) } ? .crlFile : .crlFetched
         if valid.contains(where: { $0.revokedSerialNumbers.contains(certificate.serialNumber) }) {
             findings.record(TrustRules.revocation, at: index, note: "listed on a valid CRL of its issuer")
-            return RevocationStatus(outcome: .revoked, source: .crlFile)
+            return RevocationStatus(outcome: .revoked, source: source)
         }
         let nextUpdates = valid.map(\.nextUpdate)
         let until = nextUpdates.contains(nil) ? nil : nextUpdates.compactMap { $0 }.max()
-        return RevocationStatus(outcome: .good, source: .crlFile, validUntil: until)
+        return RevocationStatus(outcome: .good, source: source, validUntil: until)
     }
 
     /// Under ``requireCRLNumber``, why `crl` (otherwise valid) is refused for its cRLNumber, or nil.

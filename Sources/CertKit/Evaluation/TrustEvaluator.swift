@@ -75,7 +75,9 @@ public final class TrustEvaluator: Sendable {
     }
 
     /// Evaluates offline, then — when the evaluation allows fetching and the chain stops at a missing issuer —
-    /// fetches that issuer (``IssuerFetch``) and evaluates again, as long as something new comes back.
+    /// fetches that issuer (``IssuerFetch``) and evaluates again, as long as something new comes back; then, unless
+    /// the revocation mode is `off`, fetches revocation answers for the chain (``RevocationFetch``) and evaluates
+    /// once more with them.
     private func evaluateUncached(_ evaluation: TrustEvaluation, date: Date) -> TrustReport {
         var report = evaluateOffline(evaluation, date: date)
         guard evaluation.networkFetchAllowed, let network else { return report }
@@ -90,6 +92,10 @@ public final class TrustEvaluator: Sendable {
                 current.additionalIntermediates.append(certificate)
                 fetchedFrom[certificate] = url
             }
+            report = evaluateOffline(current, date: date)
+        }
+        if current.revocationMode != .off,
+           RevocationFetch.fetch(for: report.chain, into: &current, session: &session, backend: backend, limits: limits) {
             report = evaluateOffline(current, date: date)
         }
         report.fetches = session.records
@@ -387,6 +393,7 @@ public final class TrustEvaluator: Sendable {
     /// other than `off`.
     private static func asksForRevocation(_ evaluation: TrustEvaluation) -> Bool {
         evaluation.revocationMode != .off
-            && (!evaluation.crls.isEmpty || !evaluation.ocspResponses.isEmpty || evaluation.requireRevocation)
+            && (!evaluation.crls.isEmpty || !evaluation.ocspResponses.isEmpty || evaluation.requireRevocation
+                || !evaluation.fetchedCRLs.isEmpty || !evaluation.fetchedOCSPResponses.isEmpty)
     }
 }

@@ -47,6 +47,11 @@ public struct TrustEvaluation: Sendable {
     /// The maximum number of certificates in a path, anchor included.
     public var maxDepth: Int { didSet { report = nil } }
 
+    /// OCSP responses and CRLs the evaluator fetched for this evaluation (network fetching), reported with the
+    /// sources `ocsp` and `crlFetched`.
+    var fetchedOCSPResponses: [OCSPResponse] = []
+    var fetchedCRLs: [CertificateRevocationList] = []
+
     /// The last report, nil when not evaluated since the last change.
     public private(set) var report: TrustReport?
 
