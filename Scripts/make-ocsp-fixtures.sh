@@ -52,7 +52,8 @@ issue() {  # issue NAME SUBJECT EXTENSIONS
     key "$1"
     openssl req -new -key "$1.key" -subj "$2" -out "$1.csr"
     serial=$((serial + 1))
-    openssl x509 -req -in "$1.csr" -CA ca.pem -CAkey ca.key -set_serial "$serial" -days 3650 -sha256 \
+    # 398 days: under Apple's 825-day limit for TLS leaves, so connect's ssl-server policy passes.
+    openssl x509 -req -in "$1.csr" -CA ca.pem -CAkey ca.key -set_serial "$serial" -days 398 -sha256 \
         -extfile ext.cnf -extensions "$3" -out "$1.pem" 2>/dev/null
 }
 issue leaf-good "/CN=leaf.example" leaf
@@ -112,7 +113,7 @@ openssl ca -config ca.cnf -gencrl -keyfile ca.key -cert ca.pem -out crl.pem 2>/d
 
 date -u -d '+1 day' +%Y-%m-%dT%H:%M:%SZ > verify-date.txt
 date -u -d '+60 days' +%Y-%m-%dT%H:%M:%SZ > late-date.txt  # after the 30-day responses' nextUpdate
-cp ca.pem rogue.pem leaf-good.pem leaf-revoked.pem leaf-unknown.pem responder.pem responder-no-eku.pem crl.pem \
+cp ca.pem rogue.pem leaf-good.pem leaf-good.key leaf-revoked.pem leaf-revoked.key leaf-unknown.pem responder.pem responder-no-eku.pem crl.pem \
     ./*.der verify-date.txt late-date.txt "$OLDPWD/$out/"
 rm -f "$OLDPWD/$out/req.der" "$OLDPWD/$out/req256.der"
 echo "wrote $(ls "$OLDPWD/$out" | wc -l) files to $out"

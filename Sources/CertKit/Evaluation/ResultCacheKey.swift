@@ -17,7 +17,6 @@ struct ResultCacheKey: Hashable, Sendable {
     let ocspResponses: [OCSPResponse]
     let revocationMode: RevocationMode
     let requireRevocation: Bool
-    let networkFetchAllowed: Bool
     let pins: [SPKIPin]
     let maxDepth: Int
     let backend: String
@@ -34,7 +33,6 @@ struct ResultCacheKey: Hashable, Sendable {
         ocspResponses = evaluation.ocspResponses
         revocationMode = evaluation.revocationMode
         requireRevocation = evaluation.requireRevocation
-        networkFetchAllowed = evaluation.networkFetchAllowed
         pins = evaluation.pins
         maxDepth = evaluation.maxDepth
         self.backend = backend

@@ -56,12 +56,13 @@ public final class TrustEvaluator: Sendable {
 
     /// Evaluates `evaluation` and returns its report. Never throws: backend failures become `otherError`.
     /// With the result cache on, a repeated evaluation within the same validity window returns the earlier
-    /// report (with this call's verify date).
+    /// report (with this call's verify date); an evaluation that allows network fetching is never served from it.
     public func evaluate(_ evaluation: TrustEvaluation) -> TrustReport {
         // Validity is judged to the second (RFC 5280 §4.1.2.5): a fractional verify time is floored, as the
         // libraries do with their time_t.
         let date = Date(timeIntervalSince1970: (evaluation.verifyDate ?? Date()).timeIntervalSince1970.rounded(.down))
-        guard let resultCache else { return evaluateUncached(evaluation, date: date) }
+        // What the network gave may change from one call to the next (a responder down, then up): never cached.
+        guard let resultCache, !evaluation.networkFetchAllowed else { return evaluateUncached(evaluation, date: date) }
         let key = ResultCacheKey(evaluation, backend: backend.name)
         if let cached = resultCache.report(for: key, at: date) { return cached }
         let report = evaluateUncached(evaluation, date: date)
