@@ -39,7 +39,7 @@ enum EvaluateCommand: Command {
         .value("crl", "FILE", repeatable: true, "certificate revocation lists, PEM or DER"),
         .value("ocsp-response", "FILE", repeatable: true, "an OCSP response (DER), as a TLS server staples it"),
         .flag("network",
-              "allow fetching over http:// from the chain's own URLs: a missing issuer from its caIssuers (authorityInfoAccess)"),
+              "allow fetching over http:// from the chain's own URLs: a missing issuer (caIssuers), OCSP responses and CRLs (unless --revocation off)"),
         .value("revocation", "off|crl|ocsp|any", "which revocation sources to use (default any: every one given)"),
         .flag("require-revocation",
               "every certificate below the anchor needs a valid answer that it is not revoked (else RevocationResponseRequired)"),
