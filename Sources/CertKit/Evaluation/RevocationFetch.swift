@@ -2,7 +2,9 @@
 /// `off`): for each certificate of the chain with its issuer in the chain, an OCSP request to the responder its
 /// authorityInfoAccess names (HTTP GET, RFC 6960 Appendix A.1) when the mode uses OCSP, and — when the mode uses
 /// CRLs and OCSP gave nothing — the CRLs of its cRLDistributionPoints. What comes back is validated exactly like a
-/// stapled response or a CRL file (``RevocationCheck``); a fetch that fails is no answer.
+/// stapled response or a CRL file (``RevocationCheck``); a fetch that fails is no answer. A response or CRL that
+/// decodes is cached until its nextUpdate when its HTTP answer gave no freshness (the cache is only a cache of
+/// bytes: what it returns is validated again at each use).
 enum RevocationFetch {
     /// id-ad-ocsp.
     static let ocspMethod = "1.3.6.1.5.5.7.48.1"
@@ -27,6 +29,10 @@ enum RevocationFetch {
                     do {
                         let response = try OCSPResponse(derEncoded: body, limits: limits)
                         session.describeLast("OCSP response (\(response.status))")
+                        let nextUpdates = response.basic?.responses.map(\.nextUpdate) ?? []
+                        if !nextUpdates.isEmpty, !nextUpdates.contains(nil), let expiry = nextUpdates.compactMap({ $0 }).min() {
+                            session.access.remember(body, for: url, until: expiry)
+                        }
                         evaluation.fetchedOCSPResponses.append(response)
                         answered = answered || response.status == .successful
                         added = true
@@ -42,6 +48,10 @@ enum RevocationFetch {
                 do {
                     let crls = try CertificateRevocationList.decodeAll(body, limits: limits)
                     session.describeLast("\(crls.count) CRL(s)")
+                    let nextUpdates = crls.map(\.nextUpdate)
+                    if !nextUpdates.contains(nil), let expiry = nextUpdates.compactMap({ $0 }).min() {
+                        session.access.remember(body, for: url, until: expiry)
+                    }
                     evaluation.fetchedCRLs += crls
                     added = true
                     break
