@@ -5,8 +5,8 @@ import Glibc
 /// A small HTTP/1.0 server on 127.0.0.1 for the network tests: it answers each path from a table and records
 /// every connection it accepts (so a test can prove that none was made). It serves until `stop()` or deinit.
 ///
-/// `@unchecked Sendable`: the mutable state (routes, counters, held connections) is guarded by `lock`; the
-/// listener is a constant.
+/// The serving thread holds only the listener and the shared ``State`` (never the server), so releasing the server
+/// stops it. `@unchecked Sendable`: the mutable state is guarded by its lock; the rest are constants.
 final class LoopbackHTTPServer: @unchecked Sendable {
     /// How a path is answered.
     enum Reply {
@@ -18,20 +18,30 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         case silent
     }
 
+    /// What the server and its thread share, behind `lock`.
+    private final class State: @unchecked Sendable {
+        let lock = NSLock()
+        var routes: [String: Reply]
+        var accepted = 0
+        var paths: [String] = []
+        var held: [Int32] = []
+        var stopped = false
+
+        init(routes: [String: Reply]) { self.routes = routes }
+    }
+
     let listener: LoopbackListener
     var port: UInt16 { listener.port }
-    private let lock = NSLock()
-    private var routes: [String: Reply]
-    private var accepted = 0
-    private var paths: [String] = []
-    private var held: [Int32] = []
-    private var stopped = false
+    private let state: State
     private let finished = DispatchSemaphore(value: 0)
 
     init(routes: [String: Reply] = [:]) throws {
-        self.routes = routes
+        state = State(routes: routes)
         listener = try LoopbackListener(port: 0, backlog: 16)
-        Thread.detachNewThread { [self] in serve() }
+        Thread.detachNewThread { [state, listener, finished] in
+            Self.serve(state: state, listener: listener)
+            finished.signal()
+        }
     }
 
     deinit { stop() }
@@ -40,49 +50,48 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     var base: String { "http://127.0.0.1:\(port)" }
 
     /// Sets the reply for `path`.
-    func route(_ path: String, _ reply: Reply) { lock.withLock { routes[path] = reply } }
+    func route(_ path: String, _ reply: Reply) { state.lock.withLock { state.routes[path] = reply } }
 
     /// How many connections were accepted so far.
-    var connections: Int { lock.withLock { accepted } }
+    var connections: Int { state.lock.withLock { state.accepted } }
     /// The paths requested so far, in order.
-    var requestedPaths: [String] { lock.withLock { paths } }
+    var requestedPaths: [String] { state.lock.withLock { state.paths } }
 
     /// Stops serving and closes every connection still open (waits for the serving thread).
     func stop() {
-        let first = lock.withLock { () -> Bool in
-            defer { stopped = true }
-            return !stopped
+        let first = state.lock.withLock { () -> Bool in
+            defer { state.stopped = true }
+            return !state.stopped
         }
         guard first else { return }
         _ = finished.wait(timeout: .now() + 5)
-        lock.withLock { for descriptor in held { close(descriptor) } }
+        state.lock.withLock { for descriptor in state.held { close(descriptor) } }
     }
 
-    private func serve() {
-        defer { finished.signal() }
-        while !lock.withLock({ stopped }) {
+    private static func serve(state: State, listener: LoopbackListener) {
+        while !state.lock.withLock({ state.stopped }) {
             var entry = pollfd(fd: listener.descriptor, events: Int16(POLLIN), revents: 0)
             guard poll(&entry, 1, 50) > 0 else { continue }
             let client = accept(listener.descriptor, nil, nil)
             guard client >= 0 else { continue }
-            let path = Self.readRequestPath(client)
-            let reply = lock.withLock { () -> Reply? in
-                accepted += 1
-                paths.append(path)
-                return routes[path]
+            let path = readRequestPath(client)
+            let reply = state.lock.withLock { () -> Reply? in
+                state.accepted += 1
+                state.paths.append(path)
+                return state.routes[path]
             }
             switch reply {
             case .silent?:
-                lock.withLock { held.append(client) }
+                state.lock.withLock { state.held.append(client) }
                 continue
             case .raw(let bytes)?:
-                Self.send(bytes, to: client)
+                send(bytes, to: client)
             case .body(let body, let maxAge)?:
                 var head = "HTTP/1.0 200 OK\r\nContent-Type: application/pkix-cert\r\nContent-Length: \(body.count)\r\n"
                 if let maxAge { head += "Cache-Control: max-age=\(maxAge)\r\n" }
-                Self.send(Array((head + "\r\n").utf8) + body, to: client)
+                send(Array((head + "\r\n").utf8) + body, to: client)
             case nil:
-                Self.send(Array("HTTP/1.0 404 Not Found\r\nContent-Length: 0\r\n\r\n".utf8), to: client)
+                send(Array("HTTP/1.0 404 Not Found\r\nContent-Length: 0\r\n\r\n".utf8), to: client)
             }
             close(client)
         }
