@@ -111,6 +111,22 @@ struct NetworkFetchTests {
         #expect((Self.fetches(object).first?["outcome"] as? String)?.contains("none issued") == true)
     }
 
+    @Test("at most Limits.maxFetchesPerEvaluation (8) requests per evaluation")
+    func fetchBudget() throws {
+        let server = try LoopbackHTTPServer()  // every path is a 404
+        let urls = (1...10).map { "\(server.base)/int\($0).der" }
+        let pki = try NetworkTestPKI(leafIssuerURL: urls.joined(separator: ",caIssuers;URI:"))
+        let run = certkit(["evaluate", "--anchors", pki.root, "--json", "--network", pki.leaf])
+        #expect(run.code == 10)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout)) as? [String: Any])
+        let problems = Self.fetches(object).map { $0["problem"] as? String ?? "" }
+        #expect(problems.count == 10)
+        #expect(problems.prefix(8).allSatisfy { $0 == "HTTP 404 Not Found" })
+        #expect(problems.suffix(2).allSatisfy { $0.contains("Limits.maxFetchesPerEvaluation") })
+        server.stop()
+        #expect(server.connections == 8)
+    }
+
     @Test("a server that never answers: the fetch times out (Limits.fetchTimeout) and the chain stays incomplete")
     func slow() throws {
         let server = try LoopbackHTTPServer(routes: ["/slow": .silent])
