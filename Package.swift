@@ -58,7 +58,7 @@ let package = Package(
         // Sample program: the server side of mutual TLS, deciding on client certificates with ClientTrust.
         .executableTarget(
             name: "ClientTrustServer",
-            dependencies: ["CertKit", "CertKitOpenSSL", "CertKitSockets"],
+            dependencies: ["CertKit", "CertKitOpenSSL", "CertKitGnuTLS", "CertKitSockets"],
             path: "Samples/ClientTrustServer"
         ),
 

@@ -5,8 +5,16 @@
 # `--only batch`: --batch throughput on fresh chains (1 and 2 workers) against a raw C loop, and resident memory
 # while --batch-memory lines (default 200,000) stream through the release binary.
 # `certkit-benchmarks --write-corpus DIR [--count N]` writes a generated mixed corpus (Scripts/batch-corpus.sh).
+# `--only connection`: per-connection cost (fresh, warm, 2 threads; RSA, ECDSA, wide pool; both backends) against
+# the signature floor, raw C and pyca/cryptography; `--only bundle`: bundle decode against pyca, 5 runs.
+# pyca/cryptography: when the system python3 cannot `import cryptography.x509.verification`, a venv is created in
+# .build/bench-venv (pip from PyPI); without either, the pyca columns are left out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if ! python3 -c 'import cryptography.x509.verification' 2>/dev/null && [ ! -x .build/bench-venv/bin/python3 ]; then
+    (python3 -m venv .build/bench-venv && .build/bench-venv/bin/pip install --quiet 'cryptography>=43') >&2 \
+        || { echo "bench.sh: no pyca/cryptography venv (the pyca columns are left out)" >&2; rm -rf .build/bench-venv; }
+fi
 swift build -c release --product certkit-benchmarks
 swift build -c release --product certkit   # the batch benchmark's memory run streams through the binary
 exec "$(swift build -c release --show-bin-path)/certkit-benchmarks" --fixtures Tests/Fixtures/scenarios "$@"

@@ -36,22 +36,7 @@ struct ConcurrencyBenchmarks {
         for line in scaling { emit("  scaling \(kind): \(line)") }
     }
 
-    /// Wall nanoseconds per operation when `callers` threads share `count` operations.
     private func throughput(_ callers: Int, _ operation: @escaping @Sendable () -> Void) -> Double {
-        measurement.nanosecondsPerOperation { count in
-            let perThread = max(1, count / callers)
-            let group = DispatchGroup()
-            for _ in 0..<callers {
-                group.enter()
-                let thread = Thread {
-                    for _ in 0..<perThread { operation() }
-                    group.leave()
-                }
-                thread.stackSize = 1 << 20
-                thread.start()
-            }
-            group.wait()
-            return perThread * callers
-        }
+        measurement.wallNanosecondsPerOperation(callers: callers, operation)
     }
 }

@@ -31,4 +31,16 @@ struct ConversionBenchmarks {
                 _ = try? CertificateBundle.decode(pem)
             }), baseline: raw)
     }
+
+    /// `CertificateBundle.decode` of `bundle`, measured `runs` separate times (µs per certificate, one row each),
+    /// to show the spread from run to run.
+    func decodeRuns(_ bundle: (text: [UInt8], count: Int), runs: Int) -> [Double] {
+        (1...runs).map { run in
+            report.add(BenchmarkRow(
+                benchmark: "bundle decode 1000 certs", backend: "certkit", case: "CertificateBundle.decode, run \(run)",
+                nanosecondsPerOp: measurement.nanosecondsPerOperation(operationsPerCall: bundle.count) {
+                    _ = try? CertificateBundle.decode(bundle.text)
+                })).usPerOp
+        }
+    }
 }

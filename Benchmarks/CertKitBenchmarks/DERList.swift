@@ -1,13 +1,15 @@
 import CertKit
 
-/// Certificates flattened for the C baselines: one buffer of concatenated DER and the lengths.
+/// Certificates (or other encodings) flattened for the C baselines: one buffer of concatenated bytes and the lengths.
 struct DERList {
     let bytes: [UInt8]
     let lengths: [Int]
 
-    init(_ certificates: [Certificate]) {
-        bytes = certificates.flatMap(\.derEncoded)
-        lengths = certificates.map(\.derEncoded.count)
+    init(_ certificates: [Certificate]) { self.init(bytes: certificates.map(\.derEncoded)) }
+
+    init(bytes pieces: [[UInt8]]) {
+        bytes = pieces.flatMap { $0 }
+        lengths = pieces.map(\.count)
     }
 
     var count: Int { lengths.count }

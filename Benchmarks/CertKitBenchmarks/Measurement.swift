@@ -1,4 +1,6 @@
 import Dispatch
+import Foundation
+import Glibc
 
 /// How long and how often each case is measured.
 struct MeasurementSettings: Sendable {
@@ -6,6 +8,9 @@ struct MeasurementSettings: Sendable {
     var repetitions = 15
     /// The least wall time of one repetition, in nanoseconds.
     var minimumRepetitionNanoseconds: UInt64 = 50_000_000
+    /// When true (`--cpu-time`), one-caller cases are timed with the calling thread's CPU clock instead of the
+    /// wall clock, so that other work on a shared machine does not inflate them (multi-caller cases stay wall).
+    var threadCPUTime = false
 }
 
 /// Times closures: calibrates the iteration count so one repetition lasts at least the minimum, then reports
@@ -16,15 +21,23 @@ struct Measurement {
     /// Monotonic nanoseconds.
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
+    /// Nanoseconds on the clock one-caller cases are timed with (wall, or this thread's CPU time).
+    func clock() -> UInt64 {
+        guard settings.threadCPUTime else { return Self.now() }
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
     /// Median nanoseconds per operation of `body`, which performs `operationsPerCall` operations per call.
     func nanosecondsPerOperation(operationsPerCall: Int = 1, _ body: () -> Void) -> Double {
         body() // warm-up: first-use costs (prepared stores, lazy statics) are not measured
         let iterations = calibrate(body)
         var samples: [Double] = []
         for _ in 0..<settings.repetitions {
-            let start = Self.now()
+            let start = clock()
             for _ in 0..<iterations { body() }
-            let elapsed = Self.now() - start
+            let elapsed = clock() - start
             samples.append(Double(elapsed) / Double(iterations * operationsPerCall))
         }
         return Self.median(samples)
@@ -51,12 +64,31 @@ struct Measurement {
         return Self.median(samples)
     }
 
+    /// Wall nanoseconds per operation when `callers` threads (1 MiB stacks) share the operations.
+    func wallNanosecondsPerOperation(callers: Int, _ operation: @escaping @Sendable () -> Void) -> Double {
+        nanosecondsPerOperation { count in
+            let perThread = max(1, count / callers)
+            let group = DispatchGroup()
+            for _ in 0..<callers {
+                group.enter()
+                let thread = Thread {
+                    for _ in 0..<perThread { operation() }
+                    group.leave()
+                }
+                thread.stackSize = 1 << 20
+                thread.start()
+            }
+            group.wait()
+            return perThread * callers
+        }
+    }
+
     private func calibrate(_ body: () -> Void) -> Int {
         var iterations = 1
         while true {
-            let start = Self.now()
+            let start = clock()
             for _ in 0..<iterations { body() }
-            let elapsed = Self.now() - start
+            let elapsed = clock() - start
             if elapsed >= settings.minimumRepetitionNanoseconds || iterations >= 1 << 24 { return iterations }
             iterations = elapsed == 0 ? iterations * 16
                 : max(iterations * 2, Int(Double(iterations) * 1.2 * Double(settings.minimumRepetitionNanoseconds) / Double(elapsed)))

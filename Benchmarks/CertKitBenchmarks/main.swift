@@ -3,7 +3,7 @@ import Foundation
 
 // certkit benchmarks: raw C baselines and certkit, measured in one run (release mode; see Scripts/bench.sh).
 //
-//   certkit-benchmarks [--json FILE] [--reps N] [--min-ms MS] [--fixtures DIR] [--only WORD]
+//   certkit-benchmarks [--json FILE] [--reps N] [--min-ms MS] [--fixtures DIR] [--only WORD] [--python PATH] [--cpu-time]
 //
 //   certkit-benchmarks --write-corpus DIR [--count N]
 //
@@ -14,6 +14,8 @@ var settings = MeasurementSettings()
 var fixtures = "Tests/Fixtures/scenarios"
 var only: String?
 var batch = BatchSettings()
+var python: String?
+var profile: [String]?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     func value() -> String {
@@ -26,12 +28,16 @@ while let argument = arguments.next() {
     case "--min-ms": settings.minimumRepetitionNanoseconds = UInt64(max(1, Int(value()) ?? 50)) * 1_000_000
     case "--fixtures": fixtures = value()
     case "--only": only = value()
+    case "--python": python = value()
+    case "--cpu-time": settings.threadCPUTime = true
+    case "--profile": profile = (0..<5).map { _ in value() }
     case "--batch-chains": batch.chains = max(100, Int(value()) ?? batch.chains)
     case "--batch-memory": batch.memoryChains = max(0, Int(value()) ?? batch.memoryChains)
     case "--write-corpus": batch.corpusDirectory = value()
     case "--count": batch.corpusCount = max(1, Int(value()) ?? batch.corpusCount)
     case "-h", "--help":
-        emit("usage: certkit-benchmarks [--json FILE] [--reps N] [--min-ms MS] [--fixtures DIR] [--only WORD] [--batch-chains N] [--batch-memory N]")
+        emit("usage: certkit-benchmarks [--json FILE] [--reps N] [--min-ms MS] [--fixtures DIR] [--only WORD] [--batch-chains N] [--batch-memory N] [--python PATH] [--cpu-time]")
+        emit("       groups for --only: pem, bundle, connection, evaluate, valid-chain-rsa, valid-chain-ec, wide-pool, mesh, throughput, growth, batch")
         emit("       certkit-benchmarks --write-corpus DIR [--count N]   (a mixed batch corpus: good, expired, wrong host, untrusted)")
         exit(0)
     default: fail("unknown argument \(argument)")
@@ -46,6 +52,13 @@ if let directory = batch.corpusDirectory {
 let filter = only
 func selected(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
 
+let chains = [
+    ChainWorkload.scenario("valid-chain-rsa", directory: fixtures, anchor: "root-rsa.pem"),
+    ChainWorkload.scenario("valid-chain-ec", directory: fixtures, anchor: "root-ec.pem"),
+    ChainWorkload.widePool(directory: fixtures),
+]
+if let profile { ConnectionProfileLoop.run(profile, chains: chains) }
+
 let measurement = Measurement(settings: settings)
 let report = BenchmarkReport()
 emit("certkit benchmarks: median of \(settings.repetitions) repetitions, each ≥ \(settings.minimumRepetitionNanoseconds / 1_000_000) ms")
@@ -54,13 +67,24 @@ emit(BenchmarkReport.header)
 if selected("pem") { ConversionBenchmarks(measurement: measurement, report: report).run() }
 
 let evaluations = EvaluationBenchmarks(measurement: measurement, report: report)
-let chains = [
-    ChainWorkload.scenario("valid-chain-rsa", directory: fixtures, anchor: "root-rsa.pem"),
-    ChainWorkload.scenario("valid-chain-ec", directory: fixtures, anchor: "root-ec.pem"),
-    ChainWorkload.widePool(directory: fixtures),
-]
 for workload in chains where selected(workload.name) || selected("evaluate") {
     for kind in BackendKind.allCases { evaluations.run(workload, backend: kind) }
+}
+let connections = ConnectionSummary()
+if selected("connection") || selected("bundle") {
+    let bundle = selected("bundle") ? thousandCertificatePEM() : nil
+    let pyca = PycaBaseline.measure(
+        chains: selected("connection") ? chains : [], bundle: bundle, settings: settings, python: python)
+    if selected("connection") {
+        let connection = ConnectionBenchmarks(measurement: measurement, report: report, pyca: pyca, summary: connections)
+        for workload in chains {
+            for kind in BackendKind.allCases { connection.run(workload, backend: kind) }
+        }
+    }
+    if let bundle {
+        connections.pycaBundle = pyca?.microseconds["bundle/bundle decode"]
+        connections.bundleRuns = ConversionBenchmarks(measurement: measurement, report: report).decodeRuns(bundle, runs: 5)
+    }
 }
 if selected("mesh") {
     let mesh = ChainWorkload.mesh(directory: fixtures)
@@ -80,6 +104,8 @@ if selected("growth") {
 if selected("batch") {
     BatchBenchmarks(report: report, chains: batch.chains, memoryChains: batch.memoryChains).run()
 }
+
+for line in connections.render() { emit(line) }
 
 if let jsonPath {
     do { try report.writeJSON(to: jsonPath) } catch { fail("cannot write \(jsonPath): \(error)") }

@@ -2,15 +2,17 @@
 // the server side of mutual TLS, as a server's client-certificate check with SecTrust and the SSL client policy.
 //
 //   swift run ClientTrustServer --anchor CLIENT-CA.pem --cert SERVER-CHAIN.pem --key SERVER.key
-//                               [--port N] [--email ADDR ...] [--connections N] [--timeout S]
+//                               [--tls openssl|gnutls] [--port N] [--email ADDR ...] [--connections N] [--timeout S]
 //
-// OpenSSL carries the handshake with its own verification replaced: the chain the client presents goes to
-// certkit's ClientTrust (ssl-client policy, the client CA as the only anchor, optionally one of the expected
-// email addresses), and a refusal ends the handshake with an alert. One line per client on standard output:
+// OpenSSL (the default) or GnuTLS carries the handshake with its own verification replaced: the chain the client
+// presents goes to certkit's ClientTrust (ssl-client policy, the client CA as the only anchor, optionally one of
+// the expected email addresses; evaluated with the backend of the same library), and a refusal ends the handshake
+// with an alert. One line per client on standard output:
 //   client 1: trusted: CN=alice (unspecified)
 //   client 2: refused: CN=alice: recoverableTrustFailure: errSecCertificateExpired: ... [0] TemporalValidity
 // Exit status: 0 after serving --connections clients (default 1), 2 usage, file or listening error.
 import CertKit
+import CertKitGnuTLS
 import CertKitOpenSSL
 import CertKitSockets
 import Foundation
@@ -19,14 +21,15 @@ struct Arguments {
     var anchor: String?
     var certificate: String?
     var key: String?
+    var tls = "openssl"
     var port: UInt16 = 0
     var emails: [String] = []
     var connections = 1
     var timeout: Double = 30
 
     static let usage = """
-        usage: ClientTrustServer --anchor CLIENT-CA.pem --cert SERVER-CHAIN.pem --key SERVER.key [--port N] \
-        [--email ADDR ...] [--connections N] [--timeout S]
+        usage: ClientTrustServer --anchor CLIENT-CA.pem --cert SERVER-CHAIN.pem --key SERVER.key \
+        [--tls openssl|gnutls] [--port N] [--email ADDR ...] [--connections N] [--timeout S]
         """
 
     init(_ arguments: [String]) throws(UsageError) {
@@ -39,6 +42,9 @@ struct Arguments {
             case "--cert": certificate = value
             case "--key": key = value
             case "--email": emails.append(value)
+            case "--tls":
+                guard ["openssl", "gnutls"].contains(value) else { throw UsageError("--tls needs openssl or gnutls") }
+                tls = value
             case "--port":
                 guard let number = UInt16(value) else { throw UsageError("--port needs 0-65535") }
                 port = number
@@ -94,26 +100,32 @@ do {
 } catch {
     fail("\(error)")
 }
+// The TLS library: it imports the server's key, carries the handshake and gives ClientTrust its backend.
+let importer: any IdentityImporter = arguments.tls == "gnutls" ? GnuTLSIdentityImporter() : OpenSSLIdentityImporter()
+let backend: any TrustBackend = arguments.tls == "gnutls" ? GnuTLSBackend() : OpenSSLBackend()
 let serverIdentity: Identity
 do {
-    serverIdentity = try OpenSSLIdentityImporter().importIdentity(
+    serverIdentity = try importer.importIdentity(
         certificates: serverChain, privateKey: read(arguments.key!), password: nil)
 } catch {
     fail("\(arguments.key!): \(error)")
 }
 
-// The decision: certkit's ClientTrust, on OpenSSL.
+// The decision: certkit's ClientTrust.
 let trust = ClientTrust(
-    evaluator: TrustEvaluator(backend: OpenSSLBackend()), anchors: clientCAs,
+    evaluator: TrustEvaluator(backend: backend), anchors: clientCAs,
     expectedIdentities: arguments.emails.map { GeneralName.email($0) })
 nonisolated(unsafe) var lastReport: TrustReport?
-let server: OpenSSLClientCertificateServer
+func decide(_ presented: [[UInt8]]) -> Bool {
+    let report = trust.evaluate(presentedDER: presented)
+    lastReport = report
+    return report.isTrusted
+}
+let server: any ClientCertificateServer
 do {
-    server = try OpenSSLClientCertificateServer(identity: serverIdentity) { presented in
-        let report = trust.evaluate(presentedDER: presented)
-        lastReport = report
-        return report.isTrusted
-    }
+    server = arguments.tls == "gnutls"
+        ? try GnuTLSClientCertificateServer(identity: serverIdentity, decide: decide)
+        : try OpenSSLClientCertificateServer(identity: serverIdentity, decide: decide)
 } catch {
     fail("\(error)")
 }

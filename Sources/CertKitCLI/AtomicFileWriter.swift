@@ -1,3 +1,4 @@
+import CertKit
 import Foundation
 
 /// Writes output files so that a reader never sees a partial file: each file goes to a temporary file in the
@@ -16,19 +17,17 @@ final class AtomicFileWriter {
     /// - Parameter permissions: when given, the file is created with exactly these permissions (e.g. `0o600` for a
     ///   private key) before any byte is written, so it is never readable by others, even for a moment.
     func stage(_ bytes: [UInt8], to target: String, permissions: mode_t? = nil) throws(CLIError) {
-        let url = URL(fileURLWithPath: target)
-        let directory = url.deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw .output(file: target, problem: "is a directory; cannot write output there")
-        }
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw .output(file: target, problem: "cannot write: directory \(directory) does not exist")
-        }
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).certkit-\(UUID().uuidString).tmp").path
+        let temporary = try temporaryPath(for: target)
         if let permissions {
-            try Self.writeNew(bytes, to: temporary, permissions: permissions, target: target)
+            let failure = bytes.withUnsafeBytes { bytes -> CLIError? in
+                do throws(CLIError) {
+                    try Self.writeNew(bytes, to: temporary, permissions: permissions, target: target)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure { throw failure }
             staged.append(Staged(temporary: temporary, target: target))
             return
         }
@@ -39,6 +38,31 @@ final class AtomicFileWriter {
             throw .output(file: target, problem: "cannot write: \(Self.reason(error))")
         }
         staged.append(Staged(temporary: temporary, target: target))
+    }
+
+    /// Stages key material for `target`, written with `write(2)` straight from the secret buffer (no copy) to a
+    /// file created with `permissions`.
+    func stage(_ secret: SecretBytes, to target: String, permissions: mode_t) throws(CLIError) {
+        let temporary = try temporaryPath(for: target)
+        try secret.withUnsafeBytes { bytes throws(CLIError) in
+            try Self.writeNew(bytes, to: temporary, permissions: permissions, target: target)
+        }
+        staged.append(Staged(temporary: temporary, target: target))
+    }
+
+    /// A temporary file name next to `target`, after checking that its directory exists.
+    private func temporaryPath(for target: String) throws(CLIError) -> String {
+        let url = URL(fileURLWithPath: target)
+        let directory = url.deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .output(file: target, problem: "is a directory; cannot write output there")
+        }
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .output(file: target, problem: "cannot write: directory \(directory) does not exist")
+        }
+        return url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).certkit-\(UUID().uuidString).tmp").path
     }
 
     /// Renames every staged file over its target. On failure removes what this commit wrote and throws.
@@ -66,7 +90,7 @@ final class AtomicFileWriter {
     deinit { discard() }
 
     /// Creates `path` (which must not exist) with `permissions` and writes `bytes` to it.
-    private static func writeNew(_ bytes: [UInt8], to path: String, permissions: mode_t, target: String)
+    private static func writeNew(_ bytes: UnsafeRawBufferPointer, to path: String, permissions: mode_t, target: String)
         throws(CLIError)
     {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
@@ -77,7 +101,7 @@ final class AtomicFileWriter {
         if fchmod(descriptor, permissions) != 0 { failure = String(cString: strerror(errno)) }
         var offset = 0
         while failure == nil, offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 failure = String(cString: strerror(errno))

@@ -35,7 +35,10 @@ indirect enum BatchJSON: Equatable, Sendable {
     }
 
     /// Parses `bytes` as one JSON value, with optional surrounding whitespace.
-    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> BatchJSON {
+    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> BatchJSON { try parse(bytes[...]) }
+
+    /// Parses `bytes` as one JSON value, with optional surrounding whitespace.
+    static func parse(_ bytes: ArraySlice<UInt8>) throws(SyntaxError) -> BatchJSON {
         try bytes.withUnsafeBufferPointer { buffer throws(SyntaxError) -> BatchJSON in
             var parser = Parser(bytes: buffer)
             parser.skipWhitespace()

@@ -1,12 +1,14 @@
 import Foundation
 
 /// Splits a byte stream into lines as it is read, never holding more than one chunk and one line (at most
-/// `maxLineBytes`): a longer line is reported by its length and its bytes are skipped.
+/// `maxLineBytes`): a longer line is reported by its length and its bytes are skipped. A line that lies within
+/// one chunk is a slice of it (no copy; the chunk is freed with its last line, so a worker thread frees one
+/// buffer per chunk, not one per line); a line across chunks is copied.
 struct BatchLineReader {
     /// One line of the input.
     enum Line: Sendable {
         /// The line's bytes, without the newline (and without a `\r` before it).
-        case text([UInt8])
+        case text(ArraySlice<UInt8>)
         /// A line longer than the cap: its length in bytes.
         case tooLong(Int)
     }
@@ -45,7 +47,7 @@ struct BatchLineReader {
                     ended = true
                     // A last line without a newline.
                     if let length = skipping { return finish(.tooLong(length), consumed: length) }
-                    if !current.isEmpty { return finish(.text(current), consumed: current.count) }
+                    if !current.isEmpty { return finish(.text(current[...]), consumed: current.count) }
                     return nil
                 }
             }
@@ -56,6 +58,13 @@ struct BatchLineReader {
             }
             let end = newline ?? chunk.count
             let piece = end - position
+            if newline != nil, current.isEmpty, skipping == nil, piece <= maxLineBytes {
+                // The whole line is in this chunk: a slice.
+                var line = chunk[position..<end]
+                position = end + 1
+                if line.last == 0x0D { line = line.dropLast() }
+                return finish(.text(line), consumed: piece + 1)
+            }
             if let length = skipping {
                 skipping = length + piece
             } else if current.count + piece > maxLineBytes {
@@ -72,7 +81,7 @@ struct BatchLineReader {
             }
             let consumed = current.count + 1
             if current.last == 0x0D { current.removeLast() }
-            return finish(.text(current), consumed: consumed)
+            return finish(.text(current[...]), consumed: consumed)
         }
     }
 

@@ -183,7 +183,7 @@ final class BatchPipeline: @unchecked Sendable {
         return result
     }
 
-    private static func isBlank(_ bytes: [UInt8]) -> Bool {
+    private static func isBlank(_ bytes: ArraySlice<UInt8>) -> Bool {
         bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
     }
 

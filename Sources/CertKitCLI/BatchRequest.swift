@@ -11,7 +11,7 @@ struct BatchRequest {
     /// Parses input line `job`; `keys` are the keys the command accepts (besides `id`).
     /// - Returns: the request, or the error line for it.
     static func parse(_ job: BatchPipeline.Job, keys: [String]) -> Result<BatchRequest, BatchFailure> {
-        let bytes: [UInt8]
+        let bytes: ArraySlice<UInt8>
         switch job.line {
         case .tooLong(let length):
             return .failure(BatchFailure(id: .null, error: BatchLineError(

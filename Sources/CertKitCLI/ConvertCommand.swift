@@ -72,8 +72,7 @@ enum ConvertCommand: Command {
             let file = InputReader.displayName(input)
             let bytes = try context.reader.read(input)
             if IdentityInput.isPKCS12(bytes), let importer = context.registry.entry(named: backend.name)?.identityImporter() {
-                let password = try IdentityInput.password(
-                    arguments, reader: context.reader, environment: ProcessInfo.processInfo.environment, command: name)
+                let password = try IdentityInput.password(arguments, reader: context.reader, command: name)
                 let contents = try IdentityInput.readPKCS12(bytes, file: file, password: password, importer: importer)
                 firstFormat = firstFormat ?? .der
                 certificates += contents.certificates
@@ -106,16 +105,18 @@ enum ConvertCommand: Command {
                     command: name)
             }
             files = [(out, certificates[0].derEncoded)]
-        case (.pem, nil) where includeKey:
-            var bytes = certificates.flatMap { encode($0, as: .pem) }
+        case (.pem, let directory) where includeKey && directory == nil:
+            // The key's DER, its PEM and the file's bytes live only in SecretBytes, zeroed when released.
+            var file = SecretBytes(copying: certificates.flatMap { encode($0, as: .pem) })
             for key in keys {
-                let der: [UInt8]
-                do { der = try key.storage.pkcs8DER() } catch {
+                do { file = file.appending(try key.storage.pkcs8DER().pemEncoded(label: "PRIVATE KEY")) } catch {
                     throw .backend(name: key.storage.backendName, problem: error.description)
                 }
-                bytes += Array(PEM.encode(der, label: "PRIVATE KEY").utf8)
             }
-            files = [(out, bytes)]
+            let writer = AtomicFileWriter()
+            try writer.stage(file, to: out ?? "", permissions: 0o600)
+            try writer.commit()
+            return .success
         case (.pem, nil):
             files = [(out, certificates.flatMap { encode($0, as: .pem) })]
         }
@@ -124,7 +125,7 @@ enum ConvertCommand: Command {
         var toStandardOutput: [UInt8] = []
         for file in files {
             if let path = file.name {
-                try writer.stage(file.bytes, to: path, permissions: includeKey ? 0o600 : nil)
+                try writer.stage(file.bytes, to: path)
             } else {
                 toStandardOutput += file.bytes
             }

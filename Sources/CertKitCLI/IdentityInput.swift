@@ -41,39 +41,39 @@ enum IdentityInput {
         return length
     }
 
-    /// The password given with `--password-file` or `--password-env`, or nil when neither was given.
+    /// The password given with `--password-file` (its first line) or `--password-env`, or nil when neither was
+    /// given. It is held in ``SecretBytes`` (zeroed when released) and never becomes a Swift `String`; the
+    /// environment variable itself stays in the process environment as the system holds it.
     /// - Throws: a usage error when both are given or the variable is not set; an input error when the file cannot
     ///   be read.
-    static func password(
-        _ arguments: ParsedArguments, reader: InputReader, environment: [String: String], command: String
-    ) throws(CLIError) -> String? {
+    static func password(_ arguments: ParsedArguments, reader: InputReader, command: String) throws(CLIError)
+        -> SecretBytes?
+    {
         switch (arguments.value("password-file"), arguments.value("password-env")) {
         case (.some, .some):
             throw .usage("--password-file and --password-env cannot be combined", command: command)
         case (let path?, nil):
             guard path != "-" else { throw .usage("--password-file needs a file, not '-'", command: command) }
-            let bytes = try reader.read(path)
-            var text = String(decoding: bytes, as: UTF8.self)
-            if let newline = text.firstIndex(where: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-                text = String(text[..<newline])
-            }
-            return text
+            return try reader.readSecret(path).firstLine()
         case (nil, let variable?):
-            guard let value = environment[variable] else {
+            guard let value = getenv(variable) else {
                 throw .usage("--password-env \(variable): the variable is not set", command: command)
             }
-            return value
+            return SecretBytes(copying: UnsafeRawBufferPointer(start: value, count: strlen(value)))
         case (nil, nil):
             return nil
         }
     }
 
+    /// No password: the empty one.
+    private static var noPassword: SecretBytes { SecretBytes(copying: []) }
+
     /// Imports a PKCS#12 file with `importer` (an empty password when none was given).
     static func importPKCS12(
-        _ bytes: [UInt8], file: String, password: String?, importer: any IdentityImporter
+        _ bytes: [UInt8], file: String, password: SecretBytes?, importer: any IdentityImporter
     ) throws(CLIError) -> Identity {
         do {
-            return try importer.importPKCS12(bytes, password: password ?? "")
+            return try importer.importPKCS12(bytes, password: password ?? noPassword)
         } catch .wrongPassword where password == nil {
             throw .input(file: file, problem: "the PKCS#12 file needs a password: give --password-file FILE or --password-env VAR")
         } catch {
@@ -84,14 +84,14 @@ enum IdentityInput {
     /// The certificates of a PKCS#12 file and its identity, nil when it holds no key (for `inspect` and `convert`,
     /// which list certificates-only files too).
     static func readPKCS12(
-        _ bytes: [UInt8], file: String, password: String?, importer: any IdentityImporter
+        _ bytes: [UInt8], file: String, password: SecretBytes?, importer: any IdentityImporter
     ) throws(CLIError) -> (certificates: [Certificate], identity: Identity?) {
         do {
-            let identity = try importer.importPKCS12(bytes, password: password ?? "")
+            let identity = try importer.importPKCS12(bytes, password: password ?? noPassword)
             return (identity.certificates, identity)
         } catch .noKey {
             do {
-                return (try importer.pkcs12Certificates(bytes, password: password ?? ""), nil)
+                return (try importer.pkcs12Certificates(bytes, password: password ?? noPassword), nil)
             } catch {
                 throw .input(file: file, problem: error.description)
             }
@@ -115,8 +115,7 @@ enum IdentityInput {
         if (certificatePath == nil) != (keyPath == nil) {
             throw .usage("--cert and --key go together", command: command)
         }
-        let password = try password(
-            arguments, reader: context.reader, environment: ProcessInfo.processInfo.environment, command: command)
+        let password = try password(arguments, reader: context.reader, command: command)
         if let identityPath {
             let bytes = try context.reader.read(identityPath)
             let name = InputReader.displayName(identityPath)
@@ -127,7 +126,7 @@ enum IdentityInput {
         }
         guard let certificatePath, let keyPath else { return nil }
         let certificates = try context.loader.load(certificatePath).certificates
-        let key = try context.reader.read(keyPath)
+        let key = try context.reader.readSecret(keyPath)
         do {
             return try importer.importIdentity(certificates: certificates, privateKey: key, password: password)
         } catch .wrongPassword where password == nil {

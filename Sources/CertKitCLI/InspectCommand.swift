@@ -51,8 +51,7 @@ enum InspectCommand: Command {
             let bytes = try context.reader.read(input)
             let certificates: [Certificate]
             if IdentityInput.isPKCS12(bytes), let importer {
-                let password = try IdentityInput.password(
-                    arguments, reader: context.reader, environment: ProcessInfo.processInfo.environment, command: name)
+                let password = try IdentityInput.password(arguments, reader: context.reader, command: name)
                 let contents = try IdentityInput.readPKCS12(bytes, file: file, password: password, importer: importer)
                 keys.append(InspectKeyNote(
                     file: file, certificateIndex: summaries.count,

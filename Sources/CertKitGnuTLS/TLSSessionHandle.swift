@@ -2,11 +2,12 @@ import CertKit
 internal import CertKitSockets
 internal import CGnuTLS
 
-/// Owns one non-blocking client `gnutls_session_t` over a connected socket; deinitializes it exactly once in
-/// `deinit` (before the socket and the credentials it keeps alive are released).
+/// Owns one non-blocking `gnutls_session_t` over a connected socket — a client's, or a loopback server's
+/// (``init(serving:socket:decision:)``); deinitializes it exactly once in `deinit` (before the socket and the
+/// credentials it keeps alive are released).
 ///
-/// No verification function is installed and `gnutls_session_set_verify_cert` is never called, so GnuTLS
-/// completes the handshake whatever the server's certificate is.
+/// A client session installs no verification function and never calls `gnutls_session_set_verify_cert`, so
+/// GnuTLS completes the handshake whatever the server's certificate is.
 final class TLSSessionHandle {
     /// The session; valid for the lifetime of this object.
     let handle: gnutls_session_t
@@ -14,13 +15,18 @@ final class TLSSessionHandle {
     private let socket: TCPConnection
     /// Whether an identity was configured (for the refusal message).
     private let presentsIdentity: Bool
+    /// True for a server session.
+    private let isServer: Bool
+    /// A server session's decision, kept alive here because the verification hook reaches it through the
+    /// session pointer.
+    private let decision: ClientCertificateDecision?
 
-    /// Creates the session on `socket`, sending `serverName` as SNI when it is not nil.
-    init(credentials: TLSCredentialsHandle, socket: TCPConnection, serverName: String?, presentsIdentity: Bool = false)
-        throws(TLSConnectError)
-    {
+    private init(
+        flags: Int32, credentials: TLSCredentialsHandle, socket: TCPConnection, presentsIdentity: Bool,
+        decision: ClientCertificateDecision? = nil
+    ) throws(TLSConnectError) {
         var session: gnutls_session_t?
-        let code = gnutls_init(&session, UInt32(GNUTLS_CLIENT | GNUTLS_NONBLOCK))
+        let code = gnutls_init(&session, UInt32(flags | GNUTLS_NONBLOCK))
         guard code >= 0, let session else {
             throw .handshake("gnutls_init: \(GnuTLSLibrary.errorString(code))")
         }
@@ -28,23 +34,51 @@ final class TLSSessionHandle {
         self.credentials = credentials
         self.socket = socket
         self.presentsIdentity = presentsIdentity
+        self.isServer = flags & GNUTLS_SERVER != 0
+        self.decision = decision
         try check(gnutls_set_default_priority(session), "gnutls_set_default_priority")
         try check(gnutls_credentials_set(session, GNUTLS_CRD_CERTIFICATE, UnsafeMutableRawPointer(credentials.handle)),
                   "gnutls_credentials_set")
-        if let serverName {
-            let bytes = Array(serverName.utf8)
-            try check(gnutls_server_name_set(session, GNUTLS_NAME_DNS, bytes, bytes.count), "gnutls_server_name_set")
-        }
-        // Ask for a stapled OCSP response (status_request); the core validates whatever comes back.
-        try check(gnutls_ocsp_status_request_enable_client(session, nil, 0, nil), "gnutls_ocsp_status_request_enable_client")
         // gnutls_transport_set_int is a macro over gnutls_transport_set_int2; the socket stays the TCPConnection's.
         gnutls_transport_set_int2(session, socket.descriptor, socket.descriptor)
     }
 
+    /// Creates a client session on `socket`, sending `serverName` as SNI when it is not nil.
+    convenience init(
+        credentials: TLSCredentialsHandle, socket: TCPConnection, serverName: String?, presentsIdentity: Bool = false
+    ) throws(TLSConnectError) {
+        try self.init(flags: GNUTLS_CLIENT, credentials: credentials, socket: socket, presentsIdentity: presentsIdentity)
+        if let serverName {
+            let bytes = Array(serverName.utf8)
+            try check(gnutls_server_name_set(handle, GNUTLS_NAME_DNS, bytes, bytes.count), "gnutls_server_name_set")
+        }
+        // Ask for a stapled OCSP response (status_request); the core validates whatever comes back.
+        try check(gnutls_ocsp_status_request_enable_client(handle, nil, 0, nil), "gnutls_ocsp_status_request_enable_client")
+    }
+
+    /// Creates a server session on an accepted `socket` that requires a client certificate
+    /// (`gnutls_certificate_server_set_request(GNUTLS_CERT_REQUIRE)`) and lets `decision` judge the presented chain
+    /// in GnuTLS's verification hook (`gnutls_session_set_verify_function`): a refusal fails the handshake with
+    /// `GNUTLS_E_CERTIFICATE_ERROR`.
+    convenience init(serving credentials: TLSCredentialsHandle, socket: TCPConnection, decision: ClientCertificateDecision)
+        throws(TLSConnectError)
+    {
+        try self.init(flags: GNUTLS_SERVER, credentials: credentials, socket: socket, presentsIdentity: false,
+                      decision: decision)
+        gnutls_certificate_server_set_request(handle, GNUTLS_CERT_REQUIRE)
+        gnutls_session_set_ptr(handle, Unmanaged.passUnretained(decision).toOpaque())
+        gnutls_session_set_verify_function(handle) { session in
+            guard let session, let pointer = gnutls_session_get_ptr(session) else { return -1 }
+            let decision = Unmanaged<ClientCertificateDecision>.fromOpaque(pointer).takeUnretainedValue()
+            return decision.judge(TLSSessionHandle.peers(of: session)) ? 0 : -1
+        }
+    }
+
     deinit { gnutls_deinit(handle) }
 
-    /// Runs the client handshake to completion before `deadline`, waiting with `poll` in the direction GnuTLS
-    /// was blocked on.
+    /// Runs the handshake to completion before `deadline`, waiting with `poll` in the direction GnuTLS was
+    /// blocked on. A server that fails the handshake tells the client why with the matching alert
+    /// (`gnutls_alert_send_appropriate`: bad_certificate for a refused chain, certificate_required for none).
     func handshake(until deadline: ContinuousClock.Instant) throws(TLSConnectError) {
         while true {
             let code = gnutls_handshake(handle)
@@ -53,7 +87,8 @@ final class TLSSessionHandle {
                 try socket.wait(forWriting: gnutls_record_get_direction(handle) == 1, until: deadline)
                 continue
             }
-            throw Self.failure(code, session: handle)
+            if isServer { _ = gnutls_alert_send_appropriate(handle, code) }
+            throw Self.failure(code, session: handle, peer: isServer ? "client" : "server")
         }
     }
 
@@ -110,16 +145,34 @@ final class TLSSessionHandle {
         return "\(text): \(String(cString: name))"
     }
 
-    /// Sends close_notify once, without waiting for the server's.
+    /// Sends close_notify once, without waiting for the peer's.
     func shutdown() {
         _ = gnutls_bye(handle, GNUTLS_SHUT_WR)
     }
 
-    /// The chain the server presented, leaf first, as DER (`gnutls_certificate_get_peers`). The data stays owned
-    /// by the session; only the bytes are copied.
-    func peerChain() -> [[UInt8]] {
+    /// Writes all of `bytes` (`gnutls_record_send`) before `deadline`.
+    func write(_ bytes: [UInt8], until deadline: ContinuousClock.Instant) throws(TLSConnectError) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { gnutls_record_send(handle, $0.baseAddress! + written, $0.count - written) }
+            if count > 0 {
+                written += count
+            } else if count == GNUTLS_E_AGAIN || count == GNUTLS_E_INTERRUPTED {
+                try socket.wait(forWriting: gnutls_record_get_direction(handle) == 1, until: deadline)
+            } else {
+                throw .network(GnuTLSLibrary.errorString(Int32(count)))
+            }
+        }
+    }
+
+    /// The chain the peer presented, leaf first, as DER (`gnutls_certificate_get_peers`). The data stays owned by
+    /// the session; only the bytes are copied.
+    func peerChain() -> [[UInt8]] { Self.peers(of: handle) }
+
+    /// The certificates the peer of `session` presented, leaf first, as DER (copied).
+    private static func peers(of session: gnutls_session_t) -> [[UInt8]] {
         var count: UInt32 = 0
-        guard let list = gnutls_certificate_get_peers(handle, &count) else { return [] }
+        guard let list = gnutls_certificate_get_peers(session, &count) else { return [] }
         return (0..<Int(count)).map { index in
             let datum = list[index]
             guard let data = datum.data else { return [] }
@@ -144,10 +197,10 @@ final class TLSSessionHandle {
         GNUTLS_E_RECORD_OVERFLOW,
     ]
 
-    private static func failure(_ code: Int32, session: gnutls_session_t) -> TLSConnectError {
+    private static func failure(_ code: Int32, session: gnutls_session_t, peer: String) -> TLSConnectError {
         let reason = reason(code, session: session)
         if notTLSCodes.contains(code) { return .notTLS(reason) }
-        if code == GNUTLS_E_PREMATURE_TERMINATION { return .handshake("the server closed the connection (\(reason))") }
+        if code == GNUTLS_E_PREMATURE_TERMINATION { return .handshake("the \(peer) closed the connection (\(reason))") }
         return .handshake(reason)
     }
 }

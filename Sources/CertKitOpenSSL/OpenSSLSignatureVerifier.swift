@@ -11,8 +11,8 @@ enum OpenSSLSignatureVerifier {
         OpenSSLErrorQueue.clear()
         let key: OpenSSLPublicKey
         do {
-            key = try keys.handle(for: input.signerKey.derEncoded) { spki throws(BackendError) in
-                try OpenSSLPublicKey(spki: spki)
+            key = try keys.handle(for: input.signerKey.derEncoded) { _ throws(BackendError) in
+                try OpenSSLPublicKey.make(for: input.signerKey)
             }
         } catch {
             return .invalid("the signer's public key: \(error.message)")

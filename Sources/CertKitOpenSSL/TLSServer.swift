@@ -4,12 +4,12 @@ internal import COpenSSL
 internal import COpenSSLShims
 internal import Glibc
 
-/// A loopback TLS server that requires a client certificate and lets certkit decide on it (package access: the
-/// `ClientTrustServer` sample and its tests). OpenSSL's own verification is replaced entirely
-/// (`SSL_CTX_set_cert_verify_callback`): the callback hands the presented chain, leaf first, to `decide` —
-/// typically ``ClientTrust`` — and a refusal ends the handshake with a bad_certificate alert, so the client sees
-/// it (during the handshake under TLS 1.2, as its first record after it under TLS 1.3).
-package final class OpenSSLClientCertificateServer {
+/// A loopback TLS server on OpenSSL that requires a client certificate and lets certkit decide on it (package
+/// access: the `ClientTrustServer` sample and its tests). OpenSSL's own verification is replaced entirely
+/// (`SSL_CTX_set_cert_verify_callback`): the callback hands the presented chain, leaf first, to the
+/// ``ClientCertificateDecision`` — typically ``ClientTrust`` — and a refusal ends the handshake with a
+/// bad_certificate alert.
+package final class OpenSSLClientCertificateServer: ClientCertificateServer {
     private let context: TLSServerContextHandle
 
     /// Serves with `identity` (the server's certificate, chain and key); `decide` judges each client's chain.
@@ -17,35 +17,17 @@ package final class OpenSSLClientCertificateServer {
         context = try TLSServerContextHandle(identity: identity, decide: decide)
     }
 
-    /// Accepts one client on `listener`, completes the handshake (the client must present a certificate that
-    /// `decide` accepts), writes `reply` (if the client still listens) and closes.
-    /// - Returns: the chain the client presented, leaf first (DER).
-    /// - Throws: a ``TLSConnectError`` when no client came in time or the handshake failed (a refused client
-    ///   certificate included: then ``presentedChain`` still holds what was presented).
-    package func serveOne(on listener: TCPListener, timeout: Duration, reply: [UInt8]) throws(TLSConnectError)
-        -> [[UInt8]]
+    package var decision: ClientCertificateDecision { context.decision }
+
+    package func serve(_ socket: TCPConnection, until deadline: ContinuousClock.Instant, reply: [UInt8])
+        throws(TLSConnectError)
     {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        context.decision.presented = []
-        let socket = try listener.accept(until: deadline)
         let session = try TLSServerSessionHandle(context: context, socket: socket)
         try session.handshake(until: deadline)
         // The client may already have gone (it has its verdict); that does not undo the handshake.
         try? session.write(reply, until: deadline)
         session.shutdown()
-        return context.decision.presented
     }
-
-    /// The chain the last client presented (empty when it presented none).
-    package var presentedChain: [[UInt8]] { context.decision.presented }
-}
-
-/// The decision the verification callback calls, and what it saw.
-final class ClientCertificateDecision {
-    let decide: ([[UInt8]]) -> Bool
-    var presented: [[UInt8]] = []
-
-    init(decide: @escaping ([[UInt8]]) -> Bool) { self.decide = decide }
 }
 
 /// Owns one server `SSL_CTX` (TLS 1.2 and 1.3) that requires a client certificate and delegates its verification
@@ -77,8 +59,7 @@ final class TLSServerContextHandle {
                     }
                 }
             }
-            decision.presented = chain
-            guard decision.decide(chain) else {
+            guard decision.judge(chain) else {
                 X509_STORE_CTX_set_error(storeContext, X509_V_ERR_CERT_REJECTED)
                 return 0
             }

@@ -1,61 +1,40 @@
 import Foundation
 import Testing
 
-/// Mutual TLS the other way round: the `ClientTrustServer` sample (OpenSSL server, certkit's ClientTrust decides)
-/// against `certkit connect` with either TLS library: a good client is served, an expired or wrong-EKU client
-/// certificate and a missing one are refused, and the server names the failed checks.
+/// Mutual TLS in both directions: the `ClientTrustServer` sample (an OpenSSL or a GnuTLS server; certkit's
+/// ClientTrust decides on the client) against `certkit connect` with either TLS library (certkit decides on the
+/// server): a good client is served and trusts the server, an expired or wrong-EKU client certificate and a missing
+/// one are refused, and the server names the failed checks. Then the same server against other programs' clients
+/// held to TLS 1.2, where the verdict is part of the handshake.
 @Suite(.serialized)
 struct ClientTrustServerTests {
-    static var executable: URL { ConnectPinnedClientTests.executable.deletingLastPathComponent().appendingPathComponent("ClientTrustServer") }
+    static let libraries = ["openssl", "gnutls"]
 
-    @Test("good client served; expired, wrong EKU and missing certificates refused with their check names")
-    func roundTrip() throws {
-        let executable = Self.executable
-        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "ClientTrustServer not built")
-        let port = try ConnectTestEnvironment.freePort()
+    @Test("good client served; expired, wrong EKU and missing certificates refused with their check names",
+          arguments: libraries)
+    func roundTrip(serverTLS: String) throws {
         let clients: [(arguments: [String], trusted: Bool)] = [
             (["--identity", IdentityPaths.fixture("client.p12"), "--password-file", IdentityPaths.passwordFile], true),
             (["--cert", IdentityPaths.fixture("client-expired-chain.pem"), "--key", IdentityPaths.fixture("client.key")], false),
             (["--cert", IdentityPaths.fixture("client-server-eku-chain.pem"), "--key", IdentityPaths.fixture("client.key")], false),
             ([], false),
         ]
-        let libraries = ["openssl", "gnutls"]
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [
-            "--anchor", IdentityPaths.fixture("client-root-ca.pem"), "--cert", Paths.sample("server-chain.pem"),
-            "--key", Paths.sample("server.key"), "--port", "\(port)", "--connections", "\(clients.count * libraries.count)",
-            "--timeout", "20",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        // The server says "listening on ..." once it listens (no probe connection: it would count as a client).
-        var first = Data()
-        while !first.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            first += chunk
-        }
-        try #require(String(decoding: first, as: UTF8.self).hasPrefix("listening on 127.0.0.1:\(port)"))
-
+        let libraries = Self.libraries
+        let server = try SampleServer(tls: serverTLS, connections: clients.count * libraries.count)
         for tls in libraries {
             for client in clients {
-                let run = certkitConnect("127.0.0.1:\(port)", ["--tls", tls, "--anchors", Paths.sample("root-ca.pem")] + client.arguments)
+                let run = certkitConnect(
+                    "127.0.0.1:\(server.port)", ["--tls", tls, "--anchors", Paths.sample("root-ca.pem")] + client.arguments)
                 if client.trusted {
                     #expect(run.status == 0, "\(tls) \(client.arguments): \(run.stdout)\(run.stderr)")
+                    #expect(run.verdict == "unspecified: trusted", "\(serverTLS) server, \(tls) client")
                 } else {
-                    #expect(run.status == 1, "\(tls) \(client.arguments): \(run.stdout)\(run.stderr)")
+                    #expect(run.status == 1, "\(serverTLS) server, \(tls) client \(client.arguments): \(run.stdout)\(run.stderr)")
                     #expect(run.stderr.contains("client certificate"), "\(tls): \(run.stderr)")
                 }
             }
         }
-        let data = first + output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        let lines = server.finish()
         let served = lines.filter { $0.hasPrefix("client ") }
         #expect(served.filter { $0.contains(": trusted: CN=alice (unspecified)") }.count == 2, "\(lines)")
         #expect(served.filter { $0.contains("refused: CN=alice: recoverableTrustFailure") && $0.hasSuffix("[0] TemporalValidity") }.count == 2, "\(lines)")
@@ -63,4 +42,100 @@ struct ClientTrustServerTests {
         #expect(served.filter { $0.contains("refused: no certificate") }.count == 2, "\(lines)")
         #expect(served.count == clients.count * libraries.count)
     }
+
+    @Test("TLS 1.2 clients of openssl s_client and gnutls-cli: the good one served, the expired one refused in the handshake",
+          arguments: libraries)
+    func tls12Clients(serverTLS: String) throws {
+        let fixture = IdentityPaths.fixture
+        func opensslClient(_ certificate: String, port: UInt16) -> [String] {
+            ["openssl", "s_client", "-tls1_2", "-connect", "127.0.0.1:\(port)", "-cert", fixture(certificate),
+             "-cert_chain", fixture("client-intermediate-ca.pem"), "-key", fixture("client.key"), "-quiet"]
+        }
+        func gnutlsClient(_ chain: String, port: UInt16) -> [String] {
+            ["gnutls-cli", "--insecure", "--priority", "NORMAL:-VERS-TLS1.3", "--x509certfile", fixture(chain),
+             "--x509keyfile", fixture("client.key"), "-p", "\(port)", "127.0.0.1"]
+        }
+        let server = try SampleServer(tls: serverTLS, connections: 4)
+        let runs = [
+            (try Self.run(opensslClient("client.pem", port: server.port)), true),
+            (try Self.run(opensslClient("client-expired.pem", port: server.port)), false),
+            (try Self.run(gnutlsClient("client-chain.pem", port: server.port)), true),
+            (try Self.run(gnutlsClient("client-expired-chain.pem", port: server.port)), false),
+        ]
+        let lines = server.finish()
+        let served = lines.filter { $0.hasPrefix("client ") }
+        #expect(served.count == 4, "\(lines)")
+        for (index, ((status, output), trusted)) in runs.enumerated() where served.count == 4 {
+            // The server's reply arrives only after a completed handshake. (The exit status does not say that:
+            // gnutls-cli may report the server's close after the reply as an error.)
+            let replied = output.split(separator: "\n").contains("trusted")
+            if trusted {
+                #expect(replied, "\(serverTLS) client \(index + 1): \(output)")
+                #expect(served[index].hasSuffix(": trusted: CN=alice (unspecified)"), "\(served[index])")
+            } else {
+                #expect(status != 0 && !replied, "\(serverTLS) client \(index + 1): a refusal fails the TLS 1.2 handshake")
+                #expect(served[index].hasSuffix("[0] TemporalValidity"), "\(served[index])")
+            }
+        }
+    }
+
+    /// Runs a client program with standard input closed (it ends after the handshake) and returns its exit status
+    /// and output.
+    private static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["timeout", "30"] + arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+}
+
+/// The `ClientTrustServer` sample on a free port of 127.0.0.1, serving `connections` clients on `tls`.
+final class SampleServer {
+    static var executable: URL {
+        ConnectPinnedClientTests.executable.deletingLastPathComponent().appendingPathComponent("ClientTrustServer")
+    }
+
+    let port: UInt16
+    private let process = Process()
+    private let output = Pipe()
+    private var received = Data()
+
+    init(tls: String, connections: Int) throws {
+        let executable = Self.executable
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "ClientTrustServer not built")
+        port = try ConnectTestEnvironment.freePort()
+        process.executableURL = executable
+        process.arguments = [
+            "--anchor", IdentityPaths.fixture("client-root-ca.pem"), "--cert", Paths.sample("server-chain.pem"),
+            "--key", Paths.sample("server.key"), "--port", "\(port)", "--connections", "\(connections)",
+            "--timeout", "20", "--tls", tls,
+        ]
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // The server says "listening on ..." once it listens (no probe connection: it would count as a client).
+        while !received.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            received += chunk
+        }
+        try #require(String(decoding: received, as: UTF8.self).hasPrefix("listening on 127.0.0.1:\(port)"))
+    }
+
+    /// Waits for the server to exit after its last client and returns its output lines.
+    func finish() -> [String] {
+        received += output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: received, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
 }

@@ -97,21 +97,23 @@ final class SilentServer {
     init() throws { listener = try LoopbackListener(port: 0, backlog: 8) }
 }
 
-/// A plain-TCP server that answers each of up to `connections` clients with `reply` and closes: a peer that
-/// does not speak TLS. Its thread stops after the last client or after 15 seconds, whichever comes first.
-final class GarbageServer {
+/// A thread that accepts up to `connections` clients on a fresh 127.0.0.1 listener, hands each to `handle` and
+/// closes it; it stops after the last client or after `seconds`, whichever comes first.
+final class LoopbackAcceptLoop {
     let listener: LoopbackListener
     private let finished = DispatchSemaphore(value: 0)
+    private let seconds: Double
+    private var isFinished = false
     var port: UInt16 { listener.port }
 
-    init(reply: String, connections: Int) throws {
+    init(connections: Int, seconds: Double, handle: @escaping @Sendable (_ client: Int32) -> Void) throws {
         listener = try LoopbackListener(port: 0, backlog: 8)
+        self.seconds = seconds
         let descriptor = listener.descriptor
-        let bytes = Array(reply.utf8)
         let finished = finished
         Thread.detachNewThread {
             defer { finished.signal() }
-            let deadline = Date().addingTimeInterval(15)
+            let deadline = Date().addingTimeInterval(seconds)
             var served = 0
             while served < connections, Date() < deadline {
                 var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -119,22 +121,37 @@ final class GarbageServer {
                 let client = accept(descriptor, nil, nil)
                 guard client >= 0 else { continue }
                 served += 1
-                _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                handle(client)
                 close(client)
             }
         }
     }
 
-    private var isFinished = false
-
-    /// Waits (at most 20 seconds) for the serving thread to end, so the listener closes after it.
+    /// Waits (at most `seconds` + 5) for the serving thread to end, so the listener closes after it.
     func finish() {
         guard !isFinished else { return }
         isFinished = true
-        _ = finished.wait(timeout: .now() + 20)
+        _ = finished.wait(timeout: .now() + seconds + 5)
     }
 
     deinit { finish() }
+}
+
+/// A plain-TCP server that answers each of up to `connections` clients with `reply` and closes: a peer that
+/// does not speak TLS. Its thread stops after the last client or after 15 seconds, whichever comes first.
+final class GarbageServer {
+    private let loop: LoopbackAcceptLoop
+    var port: UInt16 { loop.port }
+
+    init(reply: String, connections: Int) throws {
+        let bytes = Array(reply.utf8)
+        loop = try LoopbackAcceptLoop(connections: connections, seconds: 15) { client in
+            _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+    }
+
+    /// Waits for the serving thread to end.
+    func finish() { loop.finish() }
 }
 
 /// A real TLS server process (`openssl s_server` or `gnutls-serv`) on a free port of 127.0.0.1, started and

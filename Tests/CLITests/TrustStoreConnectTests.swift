@@ -8,28 +8,11 @@ import Testing
 /// for that name (200), anything else with 404, and `/redirect/<name>` with a 302 to `/<name>`. Its thread stops
 /// after `connections` requests or 30 seconds.
 final class HTTPFileServer {
-    let listener: LoopbackListener
-    private let finished = DispatchSemaphore(value: 0)
-    var port: UInt16 { listener.port }
+    private let loop: LoopbackAcceptLoop
+    var port: UInt16 { loop.port }
 
     init(files: [String: [UInt8]], connections: Int) throws {
-        listener = try LoopbackListener(port: 0, backlog: 8)
-        let descriptor = listener.descriptor
-        let finished = finished
-        Thread.detachNewThread {
-            defer { finished.signal() }
-            let deadline = Date().addingTimeInterval(30)
-            var served = 0
-            while served < connections, Date() < deadline {
-                var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                guard poll(&entry, 1, 200) > 0 else { continue }
-                let client = accept(descriptor, nil, nil)
-                guard client >= 0 else { continue }
-                served += 1
-                Self.serve(client, files: files)
-                close(client)
-            }
-        }
+        loop = try LoopbackAcceptLoop(connections: connections, seconds: 30) { client in Self.serve(client, files: files) }
     }
 
     private static func serve(_ client: Int32, files: [String: [UInt8]]) {
@@ -62,7 +45,7 @@ final class HTTPFileServer {
     }
 
     /// Waits (at most 35 seconds) for the serving thread to end.
-    func finish() { _ = finished.wait(timeout: .now() + 35) }
+    func finish() { loop.finish() }
 }
 
 /// The seeds' flow, end to end: a CA's root certificate downloaded from a loopback HTTP server with

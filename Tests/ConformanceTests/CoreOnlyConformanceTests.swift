@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 import CertKitOpenSSL
 import CertKitTestSupport
 import Foundation
@@ -53,5 +54,21 @@ struct CoreOnlyBackend: TrustBackend {
         let actual = ReportSummary(report)
         let expected = ReportSummary(scenario.expected, chainSubjects: actual.chainSubjects)
         #expect(actual == expected, "\(scenario.name) with the core alone\n  expected \(expected)\n  actual   \(actual)\n  notes \(report.notes)")
+    }
+
+    /// Each backend with its second opinion turned off (`Configuration.librarySecondOpinion`), as a caller that
+    /// trades it for speed gets it: the library verifies the signatures and nothing else.
+    static let withoutSecondOpinion = Dictionary(
+        uniqueKeysWithValues: BackendRegistry.standard.entries.map {
+            ($0.name, TrustEvaluator(backend: $0.backend(), configuration: .init(librarySecondOpinion: false)))
+        })
+
+    @Test("scenario passes on each backend without the library's second opinion",
+          arguments: Fixtures.scenarios, BackendRegistry.standard.names)
+    func withoutSecondOpinion(_ scenario: ConformanceScenario, backend: String) throws {
+        let report = try #require(Self.withoutSecondOpinion[backend]).evaluate(try scenario.makeEvaluation())
+        let actual = ReportSummary(report)
+        let expected = ReportSummary(scenario.expected, chainSubjects: actual.chainSubjects)
+        #expect(actual == expected, "\(scenario.name) on \(backend) without the second opinion\n  expected \(expected)\n  actual   \(actual)\n  notes \(report.notes)")
     }
 }

@@ -58,4 +58,26 @@ int cb_pki_ca_der(const cb_pki *pki, int which, unsigned char *out, size_t capac
 int cb_pki_leaf_der(const cb_pki *pki, int issuer, uint64_t serial, const char *host, int64_t not_before,
                     int64_t not_after, unsigned char *out, size_t capacity);
 
+// ---- The signature floor (signature_floor.c) ----
+// `count` links: link i is the signature sigs[i] over tbs[i] by the DER SubjectPublicKeyInfo spkis[i] (each a
+// buffer of concatenated encodings plus lengths). Keys are built once, in *_new.
+typedef struct cb_ossl_links cb_ossl_links;
+typedef struct cb_gtls_links cb_gtls_links;
+
+/// `digests`: comma-separated OpenSSL digest names, one per link (e.g. "SHA256,SHA384"). NULL on error.
+cb_ossl_links *cb_ossl_links_new(const unsigned char *spkis, const size_t *spki_lengths, const unsigned char *tbs,
+                                 const size_t *tbs_lengths, const unsigned char *sigs, const size_t *sig_lengths,
+                                 const char *digests, size_t count);
+void cb_ossl_links_free(cb_ossl_links *links);
+/// EVP_DigestVerify of every link with its pre-built key; returns the number that verified.
+int cb_ossl_links_verify(const cb_ossl_links *links);
+/// `digests`: comma-separated GnuTLS digest names, one per link (e.g. "SHA256"), each paired with its key's
+/// algorithm (gnutls_pk_to_sign). NULL on error.
+cb_gtls_links *cb_gtls_links_new(const unsigned char *spkis, const size_t *spki_lengths, const unsigned char *tbs,
+                                 const size_t *tbs_lengths, const unsigned char *sigs, const size_t *sig_lengths,
+                                 const char *digests, size_t count);
+void cb_gtls_links_free(cb_gtls_links *links);
+/// gnutls_pubkey_verify_data2 of every link with its pre-built key; returns the number that verified.
+int cb_gtls_links_verify(const cb_gtls_links *links);
+
 #endif

@@ -6,11 +6,12 @@ import Foundation
 ///
 /// Let the TLS library request a client certificate *without* deciding trust (OpenSSL: `SSL_VERIFY_PEER` with a
 /// verification callback that accepts, then `SSL_get0_verified_chain`/`SSL_get_peer_cert_chain`; GnuTLS:
-/// `gnutls_certificate_server_set_request(GNUTLS_CERT_REQUIRE)` and `gnutls_certificate_get_peers`), pass the
+/// `gnutls_certificate_server_set_request(GNUTLS_CERT_REQUIRE)` with a verification function
+/// (`gnutls_session_set_verify_function`) that reads `gnutls_certificate_get_peers`), pass the
 /// presented chain to ``evaluate(presentedDER:)`` and serve the client only when the report is trusted. The
 /// decision is certkit's: chain building to ``anchors``, the SSL client policy (clientAuth EKU, the profile's
 /// rules), trust settings, CRLs, pins and, when ``expectedIdentities`` is not empty, at least one of those names
-/// in the certificate. The `ClientTrustServer` sample (in `Samples/`) does exactly this with OpenSSL.
+/// in the certificate. The `ClientTrustServer` sample (in `Samples/`) does exactly this with OpenSSL or GnuTLS.
 ///
 /// ```swift
 /// let trust = ClientTrust(

@@ -8,6 +8,9 @@
 /// certificate a fatal `WeakSignature` whatever its signature, so forged and genuine ones get the same verdict.
 struct PathSignatureCheck {
     let backend: any TrustBackend
+    /// Whether the library's reading of each certificate's digest is compared with the allowlist's (part of the
+    /// library's second opinion: it needs the library's import of the certificate).
+    let readsLibraryDigest: Bool
     /// Verdicts already reached in this evaluation, by (certificate, signer key): paths share links.
     private var verdicts: [Link: String?] = [:]
 
@@ -16,7 +19,10 @@ struct PathSignatureCheck {
         var signerKey: [UInt8]
     }
 
-    init(backend: any TrustBackend) { self.backend = backend }
+    init(backend: any TrustBackend, readsLibraryDigest: Bool = true) {
+        self.backend = backend
+        self.readsLibraryDigest = readsLibraryDigest
+    }
 
     /// Records `Signature` on every certificate of `path` whose signature by the next certificate fails.
     mutating func check(_ path: CandidatePath, into findings: inout PathFindings) throws(BackendError) {
@@ -47,7 +53,7 @@ struct PathSignatureCheck {
             SignatureInput(
                 scheme: scheme, signedBytes: certificate.tbsCertificateBytes, signature: certificate.signatureBytes,
                 signerKey: signer.publicKey),
-            libraryDigest: scheme.hash == nil ? .unknown : backend.librarySignatureDigest(of: certificate),
+            libraryDigest: scheme.hash == nil || !readsLibraryDigest ? .unknown : backend.librarySignatureDigest(of: certificate),
             backend: backend)
     }
 

@@ -239,7 +239,7 @@ public final class TrustEvaluator: Sendable {
             leaf: leaf, pool: pool, anchorSet: anchorContext.anchorSet, anchorIndex: anchorContext.index, date: date,
             limits: buildLimits, poolIsUnique: true)
 
-        var signatures = PathSignatureCheck(backend: backend)
+        var signatures = PathSignatureCheck(backend: backend, readsLibraryDigest: configuration.librarySecondOpinion)
         var revocation = RevocationCheck(
             backend: backend, requireCRLNumber: policies.contains { TrustRules.crlNumber.isEnforced(by: $0.profile) })
         func attempt(_ path: CandidatePath) throws(BackendError) -> Attempt {
@@ -272,14 +272,18 @@ public final class TrustEvaluator: Sendable {
                 perPolicy.append(core)
                 everything.merge(core)
             }
-            // Then the library's own verdict, which can only add failures; what it adds concerns every policy.
-            var weighed = everything
-            weighed.weigh(
-                try backend.libraryVerdict(on: path, anchors: store, at: date, crls: revocationOutcome.usableCRLs),
-                from: backend.name)
-            let added = weighed.additions(since: everything)
+            // Then the library's own verdict (when configured), which can only add failures; what it adds concerns
+            // every policy.
             var common = findings
-            common.merge(added)
+            var added = PathFindings(count: path.certificates.count)
+            if configuration.librarySecondOpinion {
+                var weighed = everything
+                weighed.weigh(
+                    try backend.libraryVerdict(on: path, anchors: store, at: date, crls: revocationOutcome.usableCRLs),
+                    from: backend.name)
+                added = weighed.additions(since: everything)
+                common.merge(added)
+            }
             var result = Attempt(
                 path: path, common: common, perPolicy: perPolicy,
                 notes: findings.notes + perPolicy.flatMap(\.notes) + added.notes)

@@ -1,7 +1,8 @@
 extension TrustEvaluator {
-    /// The caches an evaluator keeps. Prepared anchor stores are always shared. The result cache is off by
-    /// default, as SecTrust keeps no results across evaluations: turn it on (``cached``) for a server or proxy
-    /// that evaluates the same chains again and again (same inputs, verify dates within one validity window).
+    /// The caches an evaluator keeps, and whether the library's second opinion runs. Prepared anchor stores are
+    /// always shared. The result cache is off by default, as SecTrust keeps no results across evaluations: turn it
+    /// on (``cached``) for a server or proxy that evaluates the same chains again and again (same inputs, verify
+    /// dates within one validity window).
     public struct Configuration: Sendable, Hashable {
         /// When true, reports are reused for a repeated evaluation (same certificates, anchors, policies,
         /// settings, exceptions, CRLs, pins and depth) at a verify date within the same validity window, i.e. no
@@ -11,12 +12,25 @@ extension TrustEvaluator {
         public var resultCacheCapacity: Int
         /// The most prepared anchor stores kept (one per distinct anchor set).
         public var anchorStoreCacheCapacity: Int
+        /// When true (the default), every candidate path the core's rules leave is also given to the library's
+        /// own path verifier (``TrustBackend/libraryVerdict(on:anchors:at:crls:)``), and each certificate's
+        /// signature digest is read by the library too (``TrustBackend/librarySignatureDigest(of:)``): a second
+        /// opinion that can only add failures. It costs the library's import of every certificate not seen before
+        /// and a second verification of every signature. When false, the core's own checks decide alone (each
+        /// signature is still verified by the library, from the issuer's key): the verdicts are the same on every
+        /// input certkit's tests know; the second opinion stays as defence in depth against a rule the core gets
+        /// wrong. See the architecture and trust model documents.
+        public var librarySecondOpinion: Bool
 
-        /// Creates a configuration; by default the result cache is off.
-        public init(resultCacheEnabled: Bool = false, resultCacheCapacity: Int = 1_024, anchorStoreCacheCapacity: Int = 32) {
+        /// Creates a configuration; by default the result cache is off and the library's second opinion on.
+        public init(
+            resultCacheEnabled: Bool = false, resultCacheCapacity: Int = 1_024, anchorStoreCacheCapacity: Int = 32,
+            librarySecondOpinion: Bool = true
+        ) {
             self.resultCacheEnabled = resultCacheEnabled
             self.resultCacheCapacity = resultCacheCapacity
             self.anchorStoreCacheCapacity = anchorStoreCacheCapacity
+            self.librarySecondOpinion = librarySecondOpinion
         }
 
         /// No result cache (the default): every call evaluates; prepared anchor stores are shared.

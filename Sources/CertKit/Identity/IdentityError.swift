@@ -49,22 +49,45 @@ public protocol IdentityImporter: Sendable {
     /// as intermediates, and the key.
     /// - Parameters:
     ///   - pkcs12: the file's bytes (DER).
-    ///   - password: the password; empty for a file without one.
+    ///   - password: the password; empty for a file without one. It is read, never kept or copied into Swift values.
     /// - Throws: ``IdentityError``: wrong password, legacy encryption, no key, no certificate, mismatch, malformed.
-    func importPKCS12(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> Identity
+    func importPKCS12(_ pkcs12: [UInt8], password: SecretBytes) throws(IdentityError) -> Identity
 
     /// The certificates of a PKCS#12 file, whether or not it holds a key (key first when it does, then the others
     /// in the file's order), for listing and converting.
     /// - Throws: ``IdentityError``: wrong password, legacy encryption, malformed.
-    func pkcs12Certificates(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> [Certificate]
+    func pkcs12Certificates(_ pkcs12: [UInt8], password: SecretBytes) throws(IdentityError) -> [Certificate]
 
     /// Imports a private key (PEM — PKCS#8, encrypted PKCS#8, PKCS#1 or SEC 1 — or DER PKCS#8) for `certificates`
     /// (leaf first).
     /// - Parameters:
     ///   - certificates: the leaf, then its intermediates.
-    ///   - privateKey: the key file's bytes.
+    ///   - privateKey: the key file's bytes (read in place by the library, never copied into Swift values).
     ///   - password: the key's password when it is encrypted, else nil.
     /// - Throws: ``IdentityError``: wrong password, no certificate, mismatch, malformed.
-    func importIdentity(certificates: [Certificate], privateKey: [UInt8], password: String?) throws(IdentityError)
-        -> Identity
+    func importIdentity(certificates: [Certificate], privateKey: SecretBytes, password: SecretBytes?)
+        throws(IdentityError) -> Identity
+}
+
+extension IdentityImporter {
+    /// Imports a PKCS#12 file with a `String` password (see the ``SecretBytes`` requirement). The string is the caller's: Swift
+    /// strings cannot be zeroed, so prefer ``SecretBytes`` for passwords that matter.
+    public func importPKCS12(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> Identity {
+        try importPKCS12(pkcs12, password: SecretBytes(copying: password.utf8))
+    }
+
+    /// The certificates of a PKCS#12 file, with a `String` password (not zeroed: the caller's).
+    public func pkcs12Certificates(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> [Certificate] {
+        try pkcs12Certificates(pkcs12, password: SecretBytes(copying: password.utf8))
+    }
+
+    /// Imports a key file for `certificates` with the key and password as the caller's array and string, which
+    /// certkit cannot zero (its own copies it does).
+    public func importIdentity(certificates: [Certificate], privateKey: [UInt8], password: String?)
+        throws(IdentityError) -> Identity
+    {
+        try importIdentity(
+            certificates: certificates, privateKey: SecretBytes(copying: privateKey),
+            password: password.map { SecretBytes(copying: $0.utf8) })
+    }
 }

@@ -33,6 +33,6 @@ package protocol PrivateKeyStorage: AnyObject, Sendable {
     /// The backend that made it (`openssl`, `gnutls`).
     var backendName: String { get }
     /// The key as an unencrypted PKCS#8 `PrivateKeyInfo` (DER), for a TLS client of the other library and for
-    /// `certkit convert --include-key`. The caller must not print or log it.
-    func pkcs8DER() throws(IdentityError) -> [UInt8]
+    /// `certkit convert --include-key`, zeroed when released. The caller must not print or log it.
+    func pkcs8DER() throws(IdentityError) -> SecretBytes
 }

@@ -12,7 +12,7 @@ public struct GnuTLSIdentityImporter: IdentityImporter {
     /// Creates an importer.
     public init() {}
 
-    public func importPKCS12(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> Identity {
+    public func importPKCS12(_ pkcs12: [UInt8], password: SecretBytes) throws(IdentityError) -> Identity {
         let contents = try GnuTLSPKCS12(der: pkcs12).parse(password: password)
         guard let key = contents.key, let leaf = contents.certificate else {
             // GnuTLS pairs a key with its certificate by key id; when it found no pair, the bags say why.
@@ -25,18 +25,12 @@ public struct GnuTLSIdentityImporter: IdentityImporter {
         return try Self.identity(leaf: leaf, others: contents.others, key: key)
     }
 
-    public func pkcs12Certificates(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> [Certificate] {
+    public func pkcs12Certificates(_ pkcs12: [UInt8], password: SecretBytes) throws(IdentityError) -> [Certificate] {
         let contents = try GnuTLSPKCS12(der: pkcs12).parse(password: password)
-        do {
-            return try ((contents.certificate.map { [$0] } ?? []) + contents.others).map {
-                der throws(CertificateDecodingError) in try Certificate(derEncoded: der)
-            }
-        } catch {
-            throw .malformed("a certificate in the file does not decode: \(error)")
-        }
+        return try IdentityCertificates.decode((contents.certificate.map { [$0] } ?? []) + contents.others)
     }
 
-    public func importIdentity(certificates: [Certificate], privateKey: [UInt8], password: String?)
+    public func importIdentity(certificates: [Certificate], privateKey: SecretBytes, password: SecretBytes?)
         throws(IdentityError) -> Identity
     {
         guard let leaf = certificates.first else { throw .noCertificate }
@@ -50,14 +44,6 @@ public struct GnuTLSIdentityImporter: IdentityImporter {
         let handle: GnuTLSCertificate
         do { handle = try GnuTLSCertificate(der: leaf) } catch { throw .malformed(error.message) }
         guard key.matches(handle) else { throw .keyMismatch }
-        do {
-            let certificate = try Certificate(derEncoded: leaf)
-            let intermediates = try others.map { der throws(CertificateDecodingError) in try Certificate(derEncoded: der) }
-            return Identity(
-                certificate: certificate, intermediates: intermediates,
-                privateKey: PrivateKey(algorithm: certificate.publicKey.algorithm, storage: key))
-        } catch {
-            throw .malformed("a certificate in the file does not decode: \(error)")
-        }
+        return try IdentityCertificates.identity(leaf: leaf, others: others, key: key)
     }
 }

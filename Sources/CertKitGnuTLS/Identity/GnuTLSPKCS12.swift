@@ -35,8 +35,8 @@ final class GnuTLSPKCS12 {
 
     /// Checks the MAC with `password` (`gnutls_pkcs12_verify_mac`), then reads the key and its chain
     /// (`gnutls_pkcs12_simple_parse`, which pairs them by key id).
-    func parse(password: String) throws(IdentityError) -> Contents {
-        let mac = gnutls_pkcs12_verify_mac(handle, password)
+    func parse(password: SecretBytes) throws(IdentityError) -> Contents {
+        let mac = password.withCString { gnutls_pkcs12_verify_mac(handle, $0) }
         if mac == GNUTLS_E_MAC_VERIFY_FAILED { throw .wrongPassword }
         if mac < 0 { throw .malformed("gnutls_pkcs12_verify_mac: \(GnuTLSLibrary.errorString(mac))") }
 
@@ -45,9 +45,11 @@ final class GnuTLSPKCS12 {
         var chainLength: UInt32 = 0
         var extra: UnsafeMutablePointer<gnutls_x509_crt_t?>?
         var extraLength: UInt32 = 0
-        let code = gnutls_pkcs12_simple_parse(
-            handle, password, &key, &chain, &chainLength, &extra, &extraLength, nil,
-            UInt32(GNUTLS_PKCS12_SP_INCLUDE_SELF_SIGNED))
+        let code = password.withCString { password in
+            gnutls_pkcs12_simple_parse(
+                handle, password, &key, &chain, &chainLength, &extra, &extraLength, nil,
+                UInt32(GNUTLS_PKCS12_SP_INCLUDE_SELF_SIGNED))
+        }
         let owned = key.map { GnuTLSPrivateKey(taking: $0) }
         let chainDER = Self.take(chain, chainLength)
         let extraDER = Self.take(extra, extraLength)
@@ -68,7 +70,7 @@ final class GnuTLSPKCS12 {
 
     /// Whether the file holds a (possibly encrypted) key bag, and the DER of every certificate bag, in the file's
     /// order, decrypting encrypted bags with `password`.
-    private func bags(password: String) -> (key: Bool, certificates: [[UInt8]]) {
+    private func bags(password: SecretBytes) -> (key: Bool, certificates: [[UInt8]]) {
         var kinds = (key: false, certificates: [[UInt8]]())
         for index in 0..<Int32(1024) {
             var bag: gnutls_pkcs12_bag_t?
@@ -76,7 +78,7 @@ final class GnuTLSPKCS12 {
             defer { gnutls_pkcs12_bag_deinit(bag) }
             guard gnutls_pkcs12_get_bag(handle, index, bag) >= 0 else { break }
             if gnutls_pkcs12_bag_get_type(bag, 0) == GNUTLS_BAG_ENCRYPTED.rawValue {
-                guard gnutls_pkcs12_bag_decrypt(bag, password) >= 0 else { continue }
+                guard password.withCString({ gnutls_pkcs12_bag_decrypt(bag, $0) }) >= 0 else { continue }
             }
             for element in 0..<max(0, gnutls_pkcs12_bag_get_count(bag)) {
                 switch gnutls_pkcs12_bag_type_t(UInt32(bitPattern: gnutls_pkcs12_bag_get_type(bag, UInt32(element)))) {

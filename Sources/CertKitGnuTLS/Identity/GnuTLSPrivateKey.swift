@@ -19,17 +19,23 @@ final class GnuTLSPrivateKey: PrivateKeyStorage, @unchecked Sendable {
     deinit { gnutls_x509_privkey_deinit(handle) }
 
     /// Reads a key in PEM (PKCS#8, encrypted PKCS#8, PKCS#1, SEC 1) or DER (`gnutls_x509_privkey_import2`), with
-    /// `password` for an encrypted one. GnuTLS never prompts.
-    init(encoded bytes: [UInt8], password: String?) throws(IdentityError) {
+    /// `password` for an encrypted one, in place (the datum points into `bytes`: no Swift copy). GnuTLS never
+    /// prompts.
+    init(encoded bytes: SecretBytes, password: SecretBytes?) throws(IdentityError) {
         do { try GnuTLSLibrary.ensureInitialized() } catch { throw .library(error.message) }
         var created: gnutls_x509_privkey_t?
         let initCode = gnutls_x509_privkey_init(&created)
         guard initCode >= 0, let created else { throw .library("gnutls_x509_privkey_init: \(GnuTLSLibrary.errorString(initCode))") }
-        let isPEM = String(decoding: bytes, as: UTF8.self).contains("-----BEGIN")
-        let code = GnuTLSLibrary.withDatum(bytes) { datum in
-            gnutls_x509_privkey_import2(
-                created, &datum, isPEM ? GNUTLS_X509_FMT_PEM : GNUTLS_X509_FMT_DER, password,
-                password == nil ? UInt32(GNUTLS_PKCS_PLAIN.rawValue) : 0)
+        let format = bytes.contains("-----BEGIN") ? GNUTLS_X509_FMT_PEM : GNUTLS_X509_FMT_DER
+        let code = bytes.withUnsafeBytes { raw in
+            // GnuTLS only reads through the datum.
+            var datum = gnutls_datum_t(
+                data: UnsafeMutablePointer(mutating: raw.baseAddress?.assumingMemoryBound(to: UInt8.self)),
+                size: UInt32(raw.count))
+            guard let password else {
+                return gnutls_x509_privkey_import2(created, &datum, format, nil, UInt32(GNUTLS_PKCS_PLAIN.rawValue))
+            }
+            return password.withCString { gnutls_x509_privkey_import2(created, &datum, format, $0, 0) }
         }
         if code < 0 {
             gnutls_x509_privkey_deinit(created)
@@ -65,13 +71,18 @@ final class GnuTLSPrivateKey: PrivateKeyStorage, @unchecked Sendable {
         return code < 0 ? nil : Array(buffer.prefix(size))
     }
 
-    /// The key as an unencrypted PKCS#8 PrivateKeyInfo (`gnutls_x509_privkey_export2_pkcs8`, plain).
-    func pkcs8DER() throws(IdentityError) -> [UInt8] {
+    /// The key as an unencrypted PKCS#8 PrivateKeyInfo (`gnutls_x509_privkey_export2_pkcs8`, plain), copied into
+    /// zeroed-on-release memory; GnuTLS's own buffer is cleared (`gnutls_memset`) before `gnutls_free`.
+    func pkcs8DER() throws(IdentityError) -> SecretBytes {
         var datum = gnutls_datum_t()
         let code = gnutls_x509_privkey_export2_pkcs8(handle, GNUTLS_X509_FMT_DER, nil, UInt32(GNUTLS_PKCS_PLAIN.rawValue), &datum)
         guard code >= 0 else {
             throw .library("gnutls_x509_privkey_export2_pkcs8: \(GnuTLSLibrary.errorString(code))")
         }
-        return GnuTLSLibrary.takeDatum(datum)
+        defer {
+            if let data = datum.data { gnutls_memset(data, 0, Int(datum.size)) }
+            certkit_gnutls_free(datum.data)
+        }
+        return SecretBytes(copying: UnsafeBufferPointer(start: datum.data, count: datum.data == nil ? 0 : Int(datum.size)))
     }
 }

@@ -1,12 +1,12 @@
 import CertKit
 internal import COpenSSL
 
-/// Owns one `EVP_PKEY` decoded from a DER SubjectPublicKeyInfo; frees it exactly once in `deinit`.
+/// Owns one `EVP_PKEY` built from a SubjectPublicKeyInfo; frees it exactly once in `deinit`.
 ///
 /// `@unchecked Sendable` is safe: `handle` is set once in `init` and freed only in `deinit`, after the last user
 /// (the backend's key cache shares one key across threads). The key is only used as the read-only input of a
 /// fresh `EVP_MD_CTX` per verification (`EVP_DigestVerifyInit`), which OpenSSL 3 supports from several threads
-/// at once; nothing modifies the key after decoding.
+/// at once; nothing modifies the key after it is built.
 final class OpenSSLPublicKey: @unchecked Sendable {
     /// The `EVP_PKEY *`; valid for the lifetime of this object.
     let handle: OpaquePointer
@@ -17,5 +17,93 @@ final class OpenSSLPublicKey: @unchecked Sendable {
             spki, function: "d2i_PUBKEY", what: "the key", d2i: { d2i_PUBKEY(nil, $0, $1) }, free: EVP_PKEY_free)
     }
 
+    private init(handle: OpaquePointer) { self.handle = handle }
+
     deinit { EVP_PKEY_free(handle) }
+
+    /// The key of `key` (a SubjectPublicKeyInfo the core decoded). OpenSSL 3.0's `d2i_PUBKEY` runs the decoder
+    /// framework (about 125 µs, more than an RSA verification, under a global lock), so the two kinds of key the
+    /// web uses are built directly from the subjectPublicKey the core already split out: an rsaEncryption key
+    /// with `d2i_PublicKey(EVP_PKEY_RSA)` (the RSAPublicKey, all of it consumed), a P-256/P-384/P-521 key with
+    /// `EVP_PKEY_fromdata` (the group and the point, which OpenSSL checks is on the curve). Any other key, and
+    /// any key whose encoding the core found a problem with, goes through `d2i_PUBKEY`.
+    static func make(for key: PublicKeyInfo) throws(BackendError) -> OpenSSLPublicKey {
+        guard key.encodingProblem == nil, !key.isRSASSAPSSKey, let bits = SubjectPublicKeyBits.content(of: key.derEncoded) else {
+            return try OpenSSLPublicKey(spki: key.derEncoded)
+        }
+        switch key.algorithm {
+        case .rsa:
+            return OpenSSLPublicKey(handle: try OpenSSLDERDecoding.decode(
+                Array(bits), function: "d2i_PublicKey", what: "the RSA key",
+                d2i: { d2i_PublicKey(EVP_PKEY_RSA, nil, $0, $1) }, free: EVP_PKEY_free))
+        case .ec(let curve, _) where ["prime256v1", "secp384r1", "secp521r1"].contains(curve):
+            return OpenSSLPublicKey(handle: try ecKey(group: curve, point: Array(bits)))
+        default:
+            return try OpenSSLPublicKey(spki: key.derEncoded)
+        }
+    }
+
+    /// An EC public key on the named `group` at `point` (`EVP_PKEY_fromdata`).
+    private static func ecKey(group: String, point: [UInt8]) throws(BackendError) -> OpaquePointer {
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else {
+            throw OpenSSLErrorQueue.error("EVP_PKEY_CTX_new_from_name(EC) failed")
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        var key: OpaquePointer?
+        let built = "group".withCString { groupKey in  // OSSL_PKEY_PARAM_GROUP_NAME
+            group.withCString { groupName in
+                "pub".withCString { pointKey in  // OSSL_PKEY_PARAM_PUB_KEY
+                    point.withUnsafeBufferPointer { bytes in
+                        var parameters = [
+                            OSSL_PARAM_construct_utf8_string(groupKey, UnsafeMutablePointer(mutating: groupName), 0),
+                            OSSL_PARAM_construct_octet_string(
+                                pointKey, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count),
+                            OSSL_PARAM_construct_end(),
+                        ]
+                        return EVP_PKEY_fromdata_init(context) == 1
+                            && EVP_PKEY_fromdata(context, &key, publicKeySelection, &parameters) == 1
+                    }
+                }
+            }
+        }
+        guard built, let key else {
+            if let key { EVP_PKEY_free(key) }
+            throw OpenSSLErrorQueue.error("EVP_PKEY_fromdata: the \(group) point is not a public key")
+        }
+        return key
+    }
+
+    /// `EVP_PKEY_PUBLIC_KEY`: the public key and every parameter (a macro Swift does not import).
+    private static let publicKeySelection = Int32(
+        OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS | OSSL_KEYMGMT_SELECT_PUBLIC_KEY)
+}
+
+/// The subjectPublicKey of a DER SubjectPublicKeyInfo: `SEQUENCE { SEQUENCE algorithm, BIT STRING }`, exactly.
+enum SubjectPublicKeyBits {
+    /// The BIT STRING's bytes after its unused-bits byte (which must be 0); nil unless `spki` is exactly that shape.
+    static func content(of spki: [UInt8]) -> ArraySlice<UInt8>? {
+        guard let outer = header(spki, at: 0, tag: 0x30), outer.end == spki.count,
+              let algorithm = header(spki, at: outer.start, tag: 0x30),
+              let key = header(spki, at: algorithm.end, tag: 0x03), key.end == outer.end,
+              key.start < key.end, spki[key.start] == 0 else { return nil }
+        return spki[(key.start + 1)..<key.end]
+    }
+
+    /// The content range of the TLV with `tag` at `offset` (definite, minimal lengths), or nil.
+    private static func header(_ bytes: [UInt8], at offset: Int, tag: UInt8) -> (start: Int, end: Int)? {
+        guard offset + 2 <= bytes.count, bytes[offset] == tag else { return nil }
+        let first = Int(bytes[offset + 1])
+        var start = offset + 2
+        var length = first
+        if first >= 0x80 {
+            let count = first & 0x7F
+            guard (1...3).contains(count), start + count <= bytes.count, bytes[start] != 0 else { return nil }
+            length = 0
+            for byte in bytes[start..<(start + count)] { length = length << 8 | Int(byte) }
+            guard length >= 0x80 else { return nil }
+            start += count
+        }
+        guard start + length <= bytes.count else { return nil }
+        return (start, start + length)
+    }
 }

@@ -20,7 +20,7 @@ public struct OpenSSLIdentityImporter: IdentityImporter {
     /// Creates an importer.
     public init() {}
 
-    public func importPKCS12(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> Identity {
+    public func importPKCS12(_ pkcs12: [UInt8], password: SecretBytes) throws(IdentityError) -> Identity {
         let contents = try OpenSSLPKCS12(der: pkcs12).parse(password: password)
         guard let key = contents.key else {
             throw contents.certificate == nil && contents.others.isEmpty ? .noCertificate : .noKey
@@ -33,18 +33,12 @@ public struct OpenSSLIdentityImporter: IdentityImporter {
         return try Self.identity(leaf: leaf, others: contents.others, key: key)
     }
 
-    public func pkcs12Certificates(_ pkcs12: [UInt8], password: String) throws(IdentityError) -> [Certificate] {
+    public func pkcs12Certificates(_ pkcs12: [UInt8], password: SecretBytes) throws(IdentityError) -> [Certificate] {
         let contents = try OpenSSLPKCS12(der: pkcs12).parse(password: password)
-        do {
-            return try ((contents.certificate.map { [$0] } ?? []) + contents.others).map {
-                der throws(CertificateDecodingError) in try Certificate(derEncoded: der)
-            }
-        } catch {
-            throw .malformed("a certificate in the file does not decode: \(error)")
-        }
+        return try IdentityCertificates.decode((contents.certificate.map { [$0] } ?? []) + contents.others)
     }
 
-    public func importIdentity(certificates: [Certificate], privateKey: [UInt8], password: String?)
+    public func importIdentity(certificates: [Certificate], privateKey: SecretBytes, password: SecretBytes?)
         throws(IdentityError) -> Identity
     {
         guard let leaf = certificates.first else { throw .noCertificate }
@@ -59,14 +53,6 @@ public struct OpenSSLIdentityImporter: IdentityImporter {
         let handle: OpenSSLCertificate
         do { handle = try OpenSSLCertificate(der: leaf) } catch { throw .malformed(error.message) }
         guard key.matches(handle) else { throw .keyMismatch }
-        do {
-            let certificate = try Certificate(derEncoded: leaf)
-            let intermediates = try others.map { der throws(CertificateDecodingError) in try Certificate(derEncoded: der) }
-            return Identity(
-                certificate: certificate, intermediates: intermediates,
-                privateKey: PrivateKey(algorithm: certificate.publicKey.algorithm, storage: key))
-        } catch {
-            throw .malformed("a certificate in the file does not decode: \(error)")
-        }
+        return try IdentityCertificates.identity(leaf: leaf, others: others, key: key)
     }
 }

@@ -30,12 +30,12 @@ final class OpenSSLPKCS12 {
     /// Checks the MAC with `password`, then decrypts and parses the contents (`PKCS12_parse`).
     /// - Throws: ``IdentityError/wrongPassword`` when the MAC does not verify, ``IdentityError/legacyEncryption(algorithm:)``
     ///   when a bag is encrypted with an algorithm OpenSSL 3 keeps in its legacy provider.
-    func parse(password: String) throws(IdentityError) -> Contents {
+    func parse(password: SecretBytes) throws(IdentityError) -> Contents {
         OpenSSLErrorQueue.clear()
         if PKCS12_mac_present(handle) == 1 {
             let verified = password.isEmpty
                 ? PKCS12_verify_mac(handle, nil, 0) == 1 || PKCS12_verify_mac(handle, "", 0) == 1
-                : PKCS12_verify_mac(handle, password, -1) == 1
+                : password.withCString { PKCS12_verify_mac(handle, $0, -1) } == 1
             guard verified else {
                 let unsupported = Self.unsupportedAlgorithm()
                 OpenSSLErrorQueue.clear()
@@ -47,7 +47,7 @@ final class OpenSSLPKCS12 {
         var key: OpaquePointer?
         var certificate: OpaquePointer?
         var others: OpaquePointer?
-        let parsed = PKCS12_parse(handle, password, &key, &certificate, &others)
+        let parsed = password.withCString { PKCS12_parse(handle, $0, &key, &certificate, &others) }
         let contents = Contents(
             key: key.map { OpenSSLPrivateKey(taking: $0) }, certificate: certificate.map(Self.der),
             others: others.map { stack in

@@ -19,14 +19,15 @@ final class OpenSSLPrivateKey: PrivateKeyStorage, @unchecked Sendable {
     deinit { EVP_PKEY_free(handle) }
 
     /// Reads a key in PEM (PKCS#8, encrypted PKCS#8, PKCS#1, SEC 1) or, failing that, DER (PKCS#8 or a
-    /// traditional form). `password` decrypts an encrypted PEM key; OpenSSL never prompts for one.
-    init(encoded bytes: [UInt8], password: String?) throws(IdentityError) {
+    /// traditional form), in place: OpenSSL reads `bytes` through a read-only memory BIO or `d2i`, no Swift copy is
+    /// made. `password` decrypts an encrypted PEM key; OpenSSL never prompts for one.
+    init(encoded bytes: SecretBytes, password: SecretBytes?) throws(IdentityError) {
         OpenSSLErrorQueue.clear()
-        if String(decoding: bytes, as: UTF8.self).contains("-----BEGIN") {
+        if bytes.contains("-----BEGIN") {
             let key: OpaquePointer? = bytes.withUnsafeBytes { raw -> OpaquePointer? in
                 guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { return nil }
                 defer { BIO_free(bio) }
-                return password.withOptionalCString { passphrase in
+                return Self.withOptionalCString(password) { passphrase in
                     PEM_read_bio_PrivateKey(bio, nil, { buffer, size, _, userData in
                         // Never prompts: no password given is a failure, not a terminal read.
                         guard let buffer, let userData else { return -1 }
@@ -43,15 +44,21 @@ final class OpenSSLPrivateKey: PrivateKeyStorage, @unchecked Sendable {
             OpenSSLErrorQueue.clear()
             return
         }
-        let key: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
-            var cursor = buffer.baseAddress
-            return d2i_AutoPrivateKey(nil, &cursor, buffer.count)
+        let key: OpaquePointer? = bytes.withUnsafeBytes { raw in
+            var cursor = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            return d2i_AutoPrivateKey(nil, &cursor, raw.count)
         }
         guard let key else {
             throw .malformed(OpenSSLErrorQueue.error("not a PEM or DER private key").message)
         }
         OpenSSLErrorQueue.clear()
         handle = key
+    }
+
+    /// Calls `body` with `password` as a C string, or nil.
+    private static func withOptionalCString<R>(_ password: SecretBytes?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+        guard let password else { return body(nil) }
+        return password.withCString { body($0) }
     }
 
     /// True when the key is the private half of `certificate`'s public key (`X509_check_private_key`).
@@ -61,8 +68,10 @@ final class OpenSSLPrivateKey: PrivateKeyStorage, @unchecked Sendable {
         return X509_check_private_key(certificate.handle, handle) == 1
     }
 
-    /// The key as an unencrypted PKCS#8 PrivateKeyInfo (`EVP_PKEY2PKCS8`, `i2d_PKCS8_PRIV_KEY_INFO`).
-    func pkcs8DER() throws(IdentityError) -> [UInt8] {
+    /// The key as an unencrypted PKCS#8 PrivateKeyInfo (`EVP_PKEY2PKCS8`, `i2d_PKCS8_PRIV_KEY_INFO`), encoded
+    /// straight into zeroed-on-release memory; OpenSSL clears its intermediate structure
+    /// (`PKCS8_PRIV_KEY_INFO_free` frees the key octets with `OPENSSL_clear_free`).
+    func pkcs8DER() throws(IdentityError) -> SecretBytes {
         OpenSSLErrorQueue.clear()
         guard let info = EVP_PKEY2PKCS8(handle) else {
             throw .library(OpenSSLErrorQueue.error("EVP_PKEY2PKCS8 failed").message)
@@ -70,13 +79,12 @@ final class OpenSSLPrivateKey: PrivateKeyStorage, @unchecked Sendable {
         defer { PKCS8_PRIV_KEY_INFO_free(info) }
         let length = i2d_PKCS8_PRIV_KEY_INFO(info, nil)
         guard length > 0 else { throw .library(OpenSSLErrorQueue.error("i2d_PKCS8_PRIV_KEY_INFO failed").message) }
-        var der = [UInt8](repeating: 0, count: Int(length))
-        let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var cursor = buffer.baseAddress
-            return i2d_PKCS8_PRIV_KEY_INFO(info, &cursor)
+        return try SecretBytes(count: Int(length)) { buffer throws(IdentityError) in
+            var cursor = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            guard i2d_PKCS8_PRIV_KEY_INFO(info, &cursor) == length else {
+                throw .library(OpenSSLErrorQueue.error("i2d_PKCS8_PRIV_KEY_INFO failed").message)
+            }
         }
-        guard written == length else { throw .library(OpenSSLErrorQueue.error("i2d_PKCS8_PRIV_KEY_INFO failed").message) }
-        return der
     }
 
     private static func pemFailure() -> IdentityError {
@@ -86,15 +94,5 @@ final class OpenSSLPrivateKey: PrivateKeyStorage, @unchecked Sendable {
             return .wrongPassword
         }
         return .malformed(message)
-    }
-}
-
-extension Optional where Wrapped == String {
-    /// Calls `body` with a C string of the value, or nil.
-    func withOptionalCString<R>(_ body: (UnsafePointer<CChar>?) -> R) -> R {
-        switch self {
-        case .some(let text): text.withCString { body($0) }
-        case .none: body(nil)
-        }
     }
 }

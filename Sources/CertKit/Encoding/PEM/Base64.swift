@@ -18,33 +18,39 @@ package enum Base64 {
 
     /// Standard base64 with padding, as ASCII bytes.
     static func encodeBytes(_ bytes: [UInt8]) -> [UInt8] {
-        let outputCount = (bytes.count + 2) / 3 * 4
-        return [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
-            alphabet.withUnsafeBufferPointer { table in
-                bytes.withUnsafeBufferPointer { input in
-                    var i = 0, o = 0
-                    let n = input.count
-                    while i + 3 <= n {
-                        let value = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
-                        out[o] = table[Int(value >> 18)]
-                        out[o + 1] = table[Int((value >> 12) & 0x3F)]
-                        out[o + 2] = table[Int((value >> 6) & 0x3F)]
-                        out[o + 3] = table[Int(value & 0x3F)]
-                        i += 3
-                        o += 4
-                    }
-                    let rest = n - i
-                    if rest > 0 {
-                        let value = UInt32(input[i]) << 16 | (rest == 2 ? UInt32(input[i + 1]) << 8 : 0)
-                        out[o] = table[Int(value >> 18)]
-                        out[o + 1] = table[Int((value >> 12) & 0x3F)]
-                        out[o + 2] = rest == 2 ? table[Int((value >> 6) & 0x3F)] : UInt8(ascii: "=")
-                        out[o + 3] = UInt8(ascii: "=")
-                        o += 4
-                    }
-                    initialized = o
-                }
+        [UInt8](unsafeUninitializedCapacity: encodedCount(bytes.count)) { out, initialized in
+            initialized = bytes.withUnsafeBufferPointer { encode($0, into: out) }
+        }
+    }
+
+    /// The length of the base64 text of `byteCount` bytes (padded).
+    static func encodedCount(_ byteCount: Int) -> Int { (byteCount + 2) / 3 * 4 }
+
+    /// Writes the padded base64 text of `input` at the start of `out` (which holds at least
+    /// ``encodedCount(_:)`` bytes) and returns how many bytes it wrote; no other copy of the input is made.
+    static func encode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        alphabet.withUnsafeBufferPointer { table in
+            var i = 0, o = 0
+            let n = input.count
+            while i + 3 <= n {
+                let value = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+                out[o] = table[Int(value >> 18)]
+                out[o + 1] = table[Int((value >> 12) & 0x3F)]
+                out[o + 2] = table[Int((value >> 6) & 0x3F)]
+                out[o + 3] = table[Int(value & 0x3F)]
+                i += 3
+                o += 4
             }
+            let rest = n - i
+            if rest > 0 {
+                let value = UInt32(input[i]) << 16 | (rest == 2 ? UInt32(input[i + 1]) << 8 : 0)
+                out[o] = table[Int(value >> 18)]
+                out[o + 1] = table[Int((value >> 12) & 0x3F)]
+                out[o + 2] = rest == 2 ? table[Int((value >> 6) & 0x3F)] : UInt8(ascii: "=")
+                out[o + 3] = UInt8(ascii: "=")
+                o += 4
+            }
+            return o
         }
     }
 

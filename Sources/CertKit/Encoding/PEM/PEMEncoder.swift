@@ -1,18 +1,41 @@
 /// Writes strict RFC 7468 PEM: 64-column base64 lines, LF line endings, a trailing LF.
 enum PEMEncoder {
     static func encode(_ bytes: [UInt8], label: String) -> String {
-        let base64 = Base64.encodeBytes(bytes)
-        var out = [UInt8]()
-        out.reserveCapacity(base64.count + base64.count / 64 + 2 * label.utf8.count + 40)
-        out.append(contentsOf: "-----BEGIN \(label)-----\n".utf8)
+        let out = [UInt8](unsafeUninitializedCapacity: encodedCount(bytes.count, label: label)) { out, initialized in
+            initialized = bytes.withUnsafeBufferPointer { encode($0, label: label, into: out) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The length of the block for `byteCount` bytes under `label`.
+    static func encodedCount(_ byteCount: Int, label: String) -> Int {
+        let base64 = Base64.encodedCount(byteCount)
+        return "-----BEGIN \(label)-----\n".utf8.count + base64 + (base64 + 63) / 64 + "-----END \(label)-----\n".utf8.count
+    }
+
+    /// Writes the block for `input` at the start of `out` (at least ``encodedCount(_:label:)`` bytes), 48 input
+    /// bytes (64 characters) a line, with no intermediate copy of the input or its base64 text (the PEM of a private
+    /// key goes straight into a buffer that is zeroed later). Returns how many bytes it wrote.
+    static func encode(_ input: UnsafeBufferPointer<UInt8>, label: String, into out: UnsafeMutableBufferPointer<UInt8>)
+        -> Int
+    {
+        var o = 0
+        func append(_ text: String) {
+            for byte in text.utf8 {
+                out[o] = byte
+                o += 1
+            }
+        }
+        append("-----BEGIN \(label)-----\n")
         var index = 0
-        while index < base64.count {
-            let lineEnd = min(index + 64, base64.count)
-            out.append(contentsOf: base64[index..<lineEnd])
-            out.append(UInt8(ascii: "\n"))
+        while index < input.count {
+            let lineEnd = min(index + 48, input.count)
+            o += Base64.encode(UnsafeBufferPointer(rebasing: input[index..<lineEnd]), into: UnsafeMutableBufferPointer(rebasing: out[o...]))
+            out[o] = UInt8(ascii: "\n")
+            o += 1
             index = lineEnd
         }
-        out.append(contentsOf: "-----END \(label)-----\n".utf8)
-        return String(decoding: out, as: UTF8.self)
+        append("-----END \(label)-----\n")
+        return o
     }
 }

@@ -104,7 +104,7 @@ extension TrustRules {
     /// The library's second opinion.
     public static let libraryVerdict = TrustRule(
         "certkit.library-verdict", .signature, everyProfile, "certkit DESIGN §2",
-        "the backend's library accepts the path too (its verdict can only add failures; one no core rule explains is recorded as the library reports it, or as Signature)")
+        "the backend's library accepts the path too (its verdict can only add failures; one no core rule explains is recorded as the library reports it, or as Signature; asked unless the evaluator's configuration turns the second opinion off)")
     /// The backend failed.
     public static let backendError = TrustRule(
         "certkit.backend-error", .backendError, everyProfile, "certkit",
