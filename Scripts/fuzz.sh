@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes everything in certkit that takes bytes from outside, one libFuzzer target at a time, with
-# AddressSanitizer: the decoders (pem, bundle, x509, crl, pkcs7) and the evaluation of fuzzed chains on each
+# AddressSanitizer: the decoders (pem, bundle, x509, crl, ocsp, pkcs7) and the evaluation of fuzzed chains on each
 # backend (chain-openssl, chain-gnutls). Targets are described in Tests/Fuzz/FuzzTarget.swift.
 #
 #   Scripts/fuzz.sh [TARGET ...] [--seconds N]   fuzz each TARGET (default: all) for N seconds (default 600)
@@ -22,7 +22,7 @@
 # Exits non-zero when any target found a failure.
 set -euo pipefail
 
-all_targets=(pem bundle x509 crl pkcs7 chain-openssl chain-gnutls)
+all_targets=(pem bundle x509 crl ocsp pkcs7 chain-openssl chain-gnutls)
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 work="$root/.build/fuzz"

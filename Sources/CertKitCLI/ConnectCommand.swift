@@ -64,9 +64,12 @@ enum ConnectCommand: Command {
 
         let serverName = arguments.value("servername") ?? (target.isIPLiteral ? nil : target.host)
         let chain: [Certificate]
+        let stapled: [UInt8]?
         do {
-            chain = try client.fetchChain(
+            let capture = try client.capture(
                 host: target.host, port: target.port, serverName: serverName, timeout: timeout, identity: identity)
+            chain = try capture.certificates()
+            stapled = capture.stapledOCSPResponse
         } catch .clientCertificateRefused(presented: false, let reason) {
             let error = TLSConnectError.clientCertificateRefused(presented: false, reason: reason)
             throw .input(
@@ -84,6 +87,15 @@ enum ConnectCommand: Command {
             context.stdout.write(try presentedChainText(chain, target: target, library: client.name, digests: digests))
         }
         evaluation.certificates = chain
+        if let stapled {
+            // The stapled response is validated by the core like --ocsp-response; one that does not even decode
+            // is no answer (said on stderr), never a positive one.
+            do {
+                evaluation.ocspResponses.append(try OCSPResponse(derEncoded: stapled))
+            } catch {
+                context.stderr.write("certkit: \(target): the stapled OCSP response is not used: \(error.message)\n")
+            }
+        }
         return try EvaluateCommand.report(evaluation, options: options, context: context)
     }
 

@@ -1,4 +1,5 @@
 import CertKit
+import CertKitSockets
 import Foundation
 
 /// `certkit evaluate --batch`: many chains against one prepared set of anchors, settings and CRLs.
@@ -19,9 +20,10 @@ enum EvaluateBatch {
         case .one(let name): names = [name]
         case .both: names = context.registry.names
         }
+        let network = options.network ? NetworkAccess(fetcher: HTTPFetcher()) : nil
         let evaluator = LineEvaluator(
             template: template, arguments: arguments, policy: options.policy,
-            evaluators: names.map { TrustEvaluator(backend: context.registry.backend(named: $0)!) })
+            evaluators: names.map { TrustEvaluator(backend: context.registry.backend(named: $0)!, network: network) })
         let progress = BatchProgress.make(context: context, input: batch.input, noun: "chains")
         let pipeline = BatchPipeline(jobs: batch.jobs, output: context.stdout, progress: progress) { job in
             evaluator.outcome(job)

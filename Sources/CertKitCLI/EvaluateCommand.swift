@@ -1,5 +1,6 @@
 import CertKit
 import CertKitBackends
+import CertKitSockets
 import Foundation
 
 /// `certkit evaluate`: SecTrust-style trust evaluation of a chain.
@@ -36,6 +37,12 @@ enum EvaluateCommand: Command {
                 return FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) && isDirectory.boolValue
             }),
         .value("crl", "FILE", repeatable: true, "certificate revocation lists, PEM or DER"),
+        .value("ocsp-response", "FILE", repeatable: true, "an OCSP response (DER), as a TLS server staples it"),
+        .flag("network",
+              "allow fetching over http:// from the chain's own URLs: a missing issuer (caIssuers), OCSP responses and CRLs (unless --revocation off)"),
+        .value("revocation", "off|crl|ocsp|any", "which revocation sources to use (default any: every one given)"),
+        .flag("require-revocation",
+              "every certificate below the anchor needs a valid answer that it is not revoked (else RevocationResponseRequired)"),
         .value("pin", "sha256/BASE64", repeatable: true, "SPKI SHA-256 pins; the leaf or a CA must match one"),
         .value("exceptions", "FILE", "exceptions saved by an earlier --save-exceptions"),
         .value("save-exceptions", "FILE", "after a recoverable failure, save exceptions that accept it"),
@@ -78,8 +85,10 @@ enum EvaluateCommand: Command {
         case .one(let name): names = [name]
         case .both: names = context.registry.names
         }
+        // One network cache for every backend's evaluator: each URL is fetched once per run while fresh.
+        let network = options.network ? NetworkAccess(fetcher: HTTPFetcher()) : nil
         let reports = names.map { name in
-            TrustEvaluator(backend: context.registry.backend(named: name)!).evaluate(evaluation)
+            TrustEvaluator(backend: context.registry.backend(named: name)!, network: network).evaluate(evaluation)
         }
         let agree = BackendComparison.agree(reports)
         if agree {

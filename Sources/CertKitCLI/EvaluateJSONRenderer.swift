@@ -21,7 +21,12 @@ import CertKit
 ///   "pathsTried": 1,
 ///   "chain": [{"index": 0, "subject": "...", "issuer": "...", "sha256": "<64 lowercase hex>",
 ///              "notBefore": "...", "notAfter": "...", "failedChecks": ["TemporalValidity"],   // checks sorted
-///              "failedRules": ["rfc5280.validity"]}]                                            // in check order
+///              "failedRules": ["rfc5280.validity"],                                            // in check order
+///              "revocation": {"checked": true, "outcome": "good",       // only when revocation was asked for:
+///                             "source": "stapledOCSP", "validUntil": "..."}}]   // good|revoked|notChecked|notApplicable;
+///                                                      // stapledOCSP|ocsp|crlFile|crlFetched|null; date|null
+///   // with --network, when something was fetched: "fetchedFrom": "http://..." | null on each chain entry, and
+///   "fetches": [{"url": "http://...", "problem": "timed out" | null, "fromCache": false, "outcome": "..." | null}]
 /// }
 /// ```
 /// With `--backend both`, when the backends agree the document above gains `"backends": ["openssl", "gnutls"]`
@@ -51,7 +56,7 @@ enum EvaluateJSONRenderer {
             "verifyDate": .string(ISO8601Text.timestamp(report.verifyDate)),
             "pathsTried": .int(report.pathsTried),
             "chain": .array(report.chain.enumerated().map { index, certificate in
-                .object([
+                var item: [String: JSONValue] = [
                     "index": .int(index),
                     "subject": .string(certificate.subject.description),
                     "issuer": .string(certificate.issuer.description),
@@ -61,9 +66,20 @@ enum EvaluateJSONRenderer {
                     "failedChecks": .strings(
                         index < report.checks.count ? report.checks[index].sorted().map(\.name) : []),
                     "failedRules": .strings(report.failedRules(at: index).map(\.id)),
-                ])
+                ]
+                if index < report.revocation.count { item["revocation"] = RevocationText.json(report.revocation[index]) }
+                if index < report.fetchedFrom.count { item["fetchedFrom"] = .optional(report.fetchedFrom[index]) }
+                return .object(item)
             }),
         ]
+        if !report.fetches.isEmpty {
+            document["fetches"] = .array(report.fetches.map { fetch in
+                .object([
+                    "url": .string(fetch.url), "problem": .optional(fetch.problem), "fromCache": .bool(fetch.fromCache),
+                    "outcome": .optional(fetch.outcome),
+                ])
+            })
+        }
         if case .sslClient(let identities, _) = report.policy {
             document["identities"] = .strings(identities.map(\.description))
         }

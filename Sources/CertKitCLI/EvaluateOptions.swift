@@ -19,6 +19,11 @@ struct EvaluateOptions {
     var useTrustStore: Bool
     var trustStoreDirectory: String?
     var crls: [String]
+    var ocspResponses: [String]
+    var revocationMode: RevocationMode
+    var requireRevocation: Bool
+    /// `--network`: the evaluation may fetch missing issuers over http://.
+    var network: Bool
     var pins: [SPKIPin]
     var policy: TrustPolicy
     var verifyDate: Date?
@@ -60,6 +65,20 @@ struct EvaluateOptions {
         trustStoreDirectory = arguments.value("trust-store")
         useTrustStore = arguments.has("trust-store") || trustStoreDirectory != nil
         crls = arguments.all("crl")
+        ocspResponses = arguments.all("ocsp-response")
+        requireRevocation = arguments.has("require-revocation")
+        network = arguments.has("network")
+        if let mode = arguments.value("revocation") {
+            guard let value = RevocationMode(rawValue: mode) else {
+                throw .usage("--revocation must be off, crl, ocsp or any, not '\(mode)'", command: command)
+            }
+            revocationMode = value
+        } else {
+            revocationMode = .any
+        }
+        if requireRevocation, revocationMode == .off {
+            throw .usage("--require-revocation needs a revocation source (not --revocation off)", command: command)
+        }
         systemRoots = arguments.has("system-roots")
         exceptions = arguments.value("exceptions")
         saveExceptions = arguments.value("save-exceptions")
@@ -67,7 +86,7 @@ struct EvaluateOptions {
         if anchors.isEmpty, !systemRoots, alwaysTrust.isEmpty, !useTrustStore {
             throw .usage("--anchors FILE is required (or --system-roots, --always-trust FILE or --trust-store)", command: command)
         }
-        let stdinUsers = ([chain, batch].compactMap { $0 } + anchors + intermediates + alwaysTrust + distrust + crls + [exceptions].compactMap { $0 })
+        let stdinUsers = ([chain, batch].compactMap { $0 } + anchors + intermediates + alwaysTrust + distrust + crls + ocspResponses + [exceptions].compactMap { $0 })
             .filter { $0 == "-" }
         if stdinUsers.count > 1 { throw .usage("standard input ('-') can be read only once", command: command) }
 
@@ -164,9 +183,10 @@ struct EvaluateOptions {
         }
         // The store's settings come after the command line's (--distrust still denies whatever the store says).
         let stored = try storeSettings(context: context)
-        let crlLoader = CRLLoader(reader: context.reader)
+        let revocationLoader = RevocationFileLoader(reader: context.reader)
         var revocationLists: [CertificateRevocationList] = []
-        for path in crls { revocationLists += try crlLoader.load(path) }
+        for path in crls { revocationLists += try revocationLoader.load(path) }
+        let responses = try ocspResponses.map { path throws(CLIError) in try revocationLoader.loadOCSPResponse(path) }
         return TrustEvaluation(
             certificates: certificates, policies: [policy], anchors: anchorCertificates, anchorsOnly: !systemRoots,
             verifyDate: verifyDate,
@@ -174,7 +194,9 @@ struct EvaluateOptions {
                 alwaysTrust: try loader.loadAll(alwaysTrust), distrust: try loader.loadAll(distrust),
                 certificateSettings: stored),
             exceptions: exceptionsValue, crls: revocationLists, pins: pins,
-            additionalIntermediates: try loader.loadAll(intermediates), maxDepth: maxDepth)
+            additionalIntermediates: try loader.loadAll(intermediates), maxDepth: maxDepth,
+            ocspResponses: responses, revocationMode: revocationMode, requireRevocation: requireRevocation,
+            networkFetchAllowed: network)
     }
 
     /// The trust store's settings when `--trust-store` was given, else none.

@@ -7,7 +7,11 @@ import CertKit
 ///   [0] CN=leaf.example  (issuer CN=Int)  — TemporalValidity
 ///   [1] CN=Int  (issuer CN=Root)  — ok
 /// ```
-/// The error names its rule and the profiles that enforce it; when another profile drops that rule, the verdict
+/// When the evaluation checked revocation, each certificate line is followed by
+/// `      revocation: good (stapled OCSP) until 2030-06-08T00:00:00Z` (or `revoked (CRL file)`, `not checked`,
+/// `not applicable`). With network fetching, a fetched certificate's line ends with `(fetched from URL)` and one
+/// line per URL asked for follows the chain (`  fetched URL: 1 issuer certificate(s) added to the pool`, or
+/// `  fetch URL failed: timed out`). The error names its rule and the profiles that enforce it; when another profile drops that rule, the verdict
 /// line says so (`; use --profile rfc5280 to drop this rule`). When path building tried more than one candidate
 /// path, a last line says how many.
 enum EvaluateTextRenderer {
@@ -15,9 +19,23 @@ enum EvaluateTextRenderer {
         var lines = [verdict(report)]
         for (index, certificate) in report.chain.enumerated() {
             let failed = index < report.checks.count ? report.checks[index].sorted().map(\.name) : []
+            let fetched = index < report.fetchedFrom.count ? report.fetchedFrom[index] : nil
             lines.append(
                 "  [\(index)] \(certificate.subject)  (issuer \(certificate.issuer))  — "
-                    + (failed.isEmpty ? "ok" : failed.joined(separator: ", ")))
+                    + (failed.isEmpty ? "ok" : failed.joined(separator: ", "))
+                    + (fetched.map { "  (fetched from \(DisplayText.escaped($0)))" } ?? ""))
+            if index < report.revocation.count {
+                lines.append("      revocation: " + RevocationText.line(report.revocation[index]))
+            }
+        }
+        for fetch in report.fetches {
+            // What the network gave, one line per URL: the outcome, or why nothing usable came back.
+            let url = DisplayText.escaped(fetch.url)
+            if let problem = fetch.problem {
+                lines.append("  fetch \(url) failed: \(DisplayText.escaped(problem))")
+            } else {
+                lines.append("  fetched \(url)\(fetch.fromCache ? " (cached)" : ""): \(DisplayText.escaped(fetch.outcome ?? "used"))")
+            }
         }
         if report.pathsTried > 1 {
             // Path building tried alternatives: say so, the chain above is the one that was used (or got furthest).

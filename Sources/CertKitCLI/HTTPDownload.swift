@@ -46,33 +46,26 @@ struct HTTPDownload {
     }
 
     private func fetchOnce(_ text: String) throws(CLIError) -> Outcome {
-        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", var host = components.host, !host.isEmpty else {
-            throw .input(file: text, problem: "not an http:// or https:// URL")
+        let target: HTTPRequestTarget
+        do {
+            target = try HTTPRequestTarget(text, allowHTTPS: true, userAgent: "certkit/\(CertKitCommand.version)")
+        } catch {
+            throw .input(file: text, problem: error.message)
         }
-        guard components.user == nil, components.password == nil else {
-            throw .input(file: text, problem: "user names and passwords in URLs are not supported")
-        }
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        let secure = scheme == "https"
-        let port = components.port ?? (secure ? 443 : 80)
-        guard (1...65_535).contains(port) else { throw .input(file: text, problem: "port \(port) out of range") }
-        var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        if let query = components.percentEncodedQuery { target += "?" + query }
-        let hostHeader = (host.contains(":") ? "[\(host)]" : host) + (components.port.map { ":\($0)" } ?? "")
-        let request = "GET \(target) HTTP/1.0\r\nHost: \(hostHeader)\r\nUser-Agent: certkit/\(CertKitCommand.version)\r\n"
-            + "Accept: */*\r\nConnection: close\r\n\r\n"
+        let host = target.host
+        let port = target.port
+        let request = target.request
         let limit = Self.sizeLimit + 64 * 1024
         let response: [UInt8]
         do {
-            if secure {
+            if target.isSecure {
                 let isIP = PeerName.parse(host).isIPAddress
                 response = try OpenSSLTools.exchange(
-                    host: host, port: UInt16(port), serverName: isIP ? nil : host, request: Array(request.utf8),
+                    host: host, port: port, serverName: isIP ? nil : host, request: request,
                     limit: limit, timeout: timeout)
             } else {
                 response = try PlainExchange.exchange(
-                    host: host, port: UInt16(port), request: Array(request.utf8), limit: limit,
+                    host: host, port: port, request: request, limit: limit,
                     deadline: ContinuousClock.now.advanced(by: timeout))
             }
         } catch {
@@ -81,76 +74,26 @@ struct HTTPDownload {
         return try Self.parse(response, url: text)
     }
 
-    /// Reads an HTTP/1.x response: the body of a 200, the location of a redirect, else an error.
-    private static func parse(_ response: [UInt8], url: String) throws(CLIError) -> Outcome {
-        guard let headerEnd = find([13, 10, 13, 10], in: response) else {
-            throw .input(file: url, problem: response.isEmpty ? "the server sent nothing" : "not an HTTP response")
+    /// Reads an HTTP/1.x response (``HTTPResponse``): the body of a 200, the location of a redirect, else an error.
+    private static func parse(_ bytes: [UInt8], url: String) throws(CLIError) -> Outcome {
+        let response: HTTPResponse
+        do {
+            response = try HTTPResponse(bytes, sizeLimit: sizeLimit)
+        } catch {
+            let problem = error.message.hasPrefix("the body is larger")
+                ? "download too large (more than \(sizeLimit >> 20) MiB); not a certificate file" : error.message
+            throw .input(file: url, problem: problem)
         }
-        let head = String(decoding: response[..<headerEnd], as: UTF8.self)
-        var lines = head.components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst()
-        let parts = statusLine.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
-            throw .input(file: url, problem: "not an HTTP response")
-        }
-        var headers: [String: String] = [:]
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()] =
-                line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        if [301, 302, 303, 307, 308].contains(status) {
-            guard let location = headers["location"], !location.isEmpty else {
-                throw .input(file: url, problem: "HTTP \(status) without a Location")
+        if response.isRedirect {
+            guard let location = response.headers["location"], !location.isEmpty else {
+                throw .input(file: url, problem: "HTTP \(response.status) without a Location")
             }
             return .redirect(location)
         }
-        guard status == 200 else {
-            let reason = parts.count > 2 ? " " + MessageText.line(String(parts[2]), limit: 40) : ""
-            throw .input(file: url, problem: "HTTP \(status)\(reason)")
+        guard response.status == 200 else {
+            throw .input(file: url, problem: "HTTP \(response.status)" + (response.reason.isEmpty ? "" : " \(response.reason)"))
         }
-        var body = Array(response[(headerEnd + 4)...])
-        if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
-            body = try dechunk(body, url: url)
-        } else if let length = headers["content-length"].flatMap({ Int($0) }) {
-            guard body.count >= length else {
-                throw .input(file: url, problem: "the download ended after \(body.count) of \(length) bytes")
-            }
-            body = Array(body.prefix(length))
-        }
-        guard body.count <= sizeLimit else {
-            throw .input(file: url, problem: "download too large (more than \(sizeLimit >> 20) MiB); not a certificate file")
-        }
-        return .body(body)
-    }
-
-    /// The body of a chunked transfer.
-    private static func dechunk(_ bytes: [UInt8], url: String) throws(CLIError) -> [UInt8] {
-        var body: [UInt8] = []
-        var position = 0
-        while true {
-            guard let lineEnd = find([13, 10], in: bytes, from: position) else {
-                throw .input(file: url, problem: "malformed chunked transfer")
-            }
-            let sizeText = String(decoding: bytes[position..<lineEnd], as: UTF8.self)
-                .split(separator: ";").first.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
-            guard let size = Int(sizeText, radix: 16), size >= 0, size <= sizeLimit else {
-                throw .input(file: url, problem: "malformed chunked transfer")
-            }
-            position = lineEnd + 2
-            if size == 0 { return body }
-            guard position + size <= bytes.count else { throw .input(file: url, problem: "the download ended early") }
-            body += bytes[position..<position + size]
-            position += size + 2
-        }
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
-        guard haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
-        for index in start...(haystack.count - needle.count) where haystack[index] == needle[0] {
-            if Array(haystack[index..<index + needle.count]) == needle { return index }
-        }
-        return nil
+        return .body(response.body)
     }
 }
 

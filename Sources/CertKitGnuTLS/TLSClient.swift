@@ -11,10 +11,11 @@ public struct GnuTLSTLSClient: TLSChainFetcher {
     /// Creates a client.
     public init() {}
 
-    /// Captures the presented chain as DER (``fetchChain(host:port:serverName:timeout:identity:)`` decodes it),
-    /// presenting `identity` when the server requests a client certificate.
-    public func fetchDER(host: String, port: UInt16, serverName: String?, timeout: Duration, identity: Identity?)
-        throws(TLSConnectError) -> [[UInt8]]
+    /// Captures the presented chain as DER (``fetchChain(host:port:serverName:timeout:identity:)`` decodes it) and
+    /// the OCSP response the server stapled (asked for with status_request), presenting `identity` when the server
+    /// requests a client certificate.
+    public func capture(host: String, port: UInt16, serverName: String?, timeout: Duration, identity: Identity?)
+        throws(TLSConnectError) -> TLSHandshakeCapture
     {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let credentials = try TLSCredentialsHandle(identity: identity)
@@ -27,8 +28,8 @@ public struct GnuTLSTLSClient: TLSChainFetcher {
             throw session.refusal(error)
         }
         try session.awaitClientCertificateVerdict(until: deadline)
-        let chain = session.peerChain()
+        let capture = TLSHandshakeCapture(chain: session.peerChain(), stapledOCSPResponse: session.stapledOCSPResponse())
         session.shutdown()
-        return chain
+        return capture
     }
 }

@@ -52,6 +52,8 @@ final class TLSSessionHandle {
             let bytes = Array(serverName.utf8)
             try check(gnutls_server_name_set(handle, GNUTLS_NAME_DNS, bytes, bytes.count), "gnutls_server_name_set")
         }
+        // Ask for a stapled OCSP response (status_request); the core validates whatever comes back.
+        try check(gnutls_ocsp_status_request_enable_client(handle, nil, 0, nil), "gnutls_ocsp_status_request_enable_client")
     }
 
     /// Creates a server session on an accepted `socket` that requires a client certificate
@@ -176,6 +178,13 @@ final class TLSSessionHandle {
             guard let data = datum.data else { return [] }
             return Array(UnsafeBufferPointer(start: data, count: Int(datum.size)))
         }.filter { !$0.isEmpty }
+    }
+
+    /// The OCSP response the server stapled (`gnutls_ocsp_status_request_get`), copied; nil when it sent none.
+    func stapledOCSPResponse() -> [UInt8]? {
+        var datum = gnutls_datum_t()
+        guard gnutls_ocsp_status_request_get(handle, &datum) == 0, let data = datum.data, datum.size > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: data, count: Int(datum.size)))
     }
 
     private func check(_ code: Int32, _ operation: String) throws(TLSConnectError) {

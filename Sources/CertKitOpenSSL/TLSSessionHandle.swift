@@ -42,6 +42,10 @@ final class TLSSessionHandle {
         guard SSL_set_fd(session, socket.descriptor) == 1 else {
             throw .handshake(OpenSSLErrorQueue.error("SSL_set_fd failed").message)
         }
+        // Ask for a stapled OCSP response (status_request; SSL_set_tlsext_status_type is a macro over SSL_ctrl).
+        guard SSL_ctrl(session, SSL_CTRL_SET_TLSEXT_STATUS_REQ_TYPE, Int(TLSEXT_STATUSTYPE_ocsp), nil) == 1 else {
+            throw .handshake(OpenSSLErrorQueue.error("cannot request OCSP stapling").message)
+        }
         if let serverName {
             // SSL_set_tlsext_host_name is a macro over SSL_ctrl; this is its expansion.
             let accepted = serverName.withCString { name in
@@ -153,6 +157,18 @@ final class TLSSessionHandle {
         }
         OpenSSLErrorQueue.clear()
         return chain
+    }
+
+    /// The OCSP response the server stapled (`SSL_get_tlsext_status_ocsp_resp`, a macro over SSL_ctrl), copied;
+    /// nil when it sent none. The bytes stay owned by the session.
+    func stapledOCSPResponse() -> [UInt8]? {
+        var response: UnsafeMutablePointer<UInt8>?
+        let length = withUnsafeMutablePointer(to: &response) { pointer in
+            SSL_ctrl(handle, SSL_CTRL_GET_TLSEXT_STATUS_REQ_OCSP_RESP, 0, UnsafeMutableRawPointer(pointer))
+        }
+        OpenSSLErrorQueue.clear()
+        guard length > 0, let response else { return nil }
+        return Array(UnsafeBufferPointer(start: response, count: length))
     }
 
     /// Reasons OpenSSL gives when the bytes it received are not a TLS record at all.

@@ -10,9 +10,9 @@ public protocol TLSChainFetcher: Sendable {
     /// The TLS library's name, e.g. `openssl`.
     var name: String { get }
 
-    /// Connects to `host:port` (a DNS name or an IP literal), sends `serverName` as SNI when it is not nil,
-    /// completes the handshake and returns the DER encodings of the presented chain, leaf first, as the
-    /// library gives them.
+    /// Connects to `host:port` (a DNS name or an IP literal), sends `serverName` as SNI when it is not nil, asks
+    /// for a stapled OCSP response (status_request), completes the handshake and returns the DER encodings of the
+    /// presented chain, leaf first, as the library gives them, and the stapled response if the server sent one.
     ///
     /// When the server asks for a client certificate, `identity` (its certificate, intermediates and key) is
     /// presented; with no identity the client answers with an empty certificate list. Under TLS 1.3 the server
@@ -26,11 +26,45 @@ public protocol TLSChainFetcher: Sendable {
     ///   - timeout: the bound on connecting and the handshake together.
     ///   - identity: the client identity to present when the server requests one, or nil.
     /// - Throws: a ``TLSConnectError`` saying why no chain was captured.
-    func fetchDER(host: String, port: UInt16, serverName: String?, timeout: Duration, identity: Identity?)
-        throws(TLSConnectError) -> [[UInt8]]
+    func capture(host: String, port: UInt16, serverName: String?, timeout: Duration, identity: Identity?)
+        throws(TLSConnectError) -> TLSHandshakeCapture
+}
+
+/// What one handshake captured: the presented chain (DER, leaf first) and the OCSP response the server stapled.
+public struct TLSHandshakeCapture: Sendable, Hashable {
+    /// The presented chain, leaf first, as the library gives it.
+    public var chain: [[UInt8]]
+    /// The stapled OCSP response (status_request), nil when the server sent none. Not validated here: give it to
+    /// the evaluation (``TrustEvaluation/ocspResponses``) and the core validates it.
+    public var stapledOCSPResponse: [UInt8]?
+
+    /// Creates a capture.
+    public init(chain: [[UInt8]], stapledOCSPResponse: [UInt8]?) {
+        self.chain = chain
+        self.stapledOCSPResponse = stapledOCSPResponse
+    }
+
+    /// The chain decoded into certificates (server's order, leaf first).
+    /// - Throws: ``TLSConnectError/handshake(_:)`` when the server sent no certificate at all, or
+    ///   ``TLSConnectError/undecodableCertificate(index:reason:)`` for the first one that does not decode.
+    public func certificates() throws(TLSConnectError) -> [Certificate] {
+        guard !chain.isEmpty else { throw .handshake("the server sent no certificate") }
+        do {
+            return try PresentedChain.decode(chain)
+        } catch {
+            throw .undecodableCertificate(index: error.index, reason: error.reason)
+        }
+    }
 }
 
 extension TLSChainFetcher {
+    /// The presented chain of ``capture(host:port:serverName:timeout:identity:)``, as DER.
+    public func fetchDER(host: String, port: UInt16, serverName: String?, timeout: Duration, identity: Identity?)
+        throws(TLSConnectError) -> [[UInt8]]
+    {
+        try capture(host: host, port: port, serverName: serverName, timeout: timeout, identity: identity).chain
+    }
+
     /// ``fetchDER(host:port:serverName:timeout:identity:)`` without a client identity.
     public func fetchDER(host: String, port: UInt16, serverName: String?, timeout: Duration) throws(TLSConnectError)
         -> [[UInt8]]
@@ -45,12 +79,6 @@ extension TLSChainFetcher {
     public func fetchChain(
         host: String, port: UInt16, serverName: String?, timeout: Duration, identity: Identity? = nil
     ) throws(TLSConnectError) -> [Certificate] {
-        let chain = try fetchDER(host: host, port: port, serverName: serverName, timeout: timeout, identity: identity)
-        guard !chain.isEmpty else { throw .handshake("the server sent no certificate") }
-        do {
-            return try PresentedChain.decode(chain)
-        } catch {
-            throw .undecodableCertificate(index: error.index, reason: error.reason)
-        }
+        try capture(host: host, port: port, serverName: serverName, timeout: timeout, identity: identity).certificates()
     }
 }

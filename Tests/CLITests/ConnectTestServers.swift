@@ -173,10 +173,11 @@ final class TLSTestServer {
     /// Serves `certificate` (leaf PEM) with `key`, followed by the PEM certificates in `chain` (sent after the
     /// leaf). Retries on a new port when the chosen one is taken meanwhile. With `clientCA` the server requires a
     /// client certificate that chains to it (`-Verify -verify_return_error -CAfile`, `--require-client-cert
-    /// --verify-client-cert --x509cafile`); `tls12` limits it to TLS 1.2.
+    /// --verify-client-cert --x509cafile`); `tls12` limits it to TLS 1.2; `extraArguments` are appended (e.g. a stapled
+    /// OCSP response).
     init(
         _ kind: Kind, certificate: String, key: String, chain: [String] = [], clientCA: String? = nil,
-        tls12: Bool = false
+        tls12: Bool = false, extraArguments: [String] = []
     ) throws {
         self.kind = kind
         var lastError: any Error = TestServerError(description: "\(kind) did not start")
@@ -187,7 +188,7 @@ final class TLSTestServer {
             let process = try ConnectTestProcess(
                 Self.arguments(kind, port: port, certificate: certificate, key: key, chain: chain, files: &files)
                     .filter { clientCA == nil || $0 != "--disable-client-cert" }
-                    + Self.clientCertificateArguments(kind, clientCA: clientCA, tls12: tls12))
+                    + Self.clientCertificateArguments(kind, clientCA: clientCA, tls12: tls12) + extraArguments)
             do {
                 try Self.waitUntilAccepting(process, port: port, kind: kind)
                 self.port = port

@@ -246,11 +246,11 @@ struct EvaluateOptionTests {
     @Test("CRLs load from PEM and DER")
     func crls() throws {
         let pemPath = Paths.root.appendingPathComponent("Tests/Fixtures/scenarios/revoked-leaf/int-revokes-leaf.crl.pem").path
-        let loader = CRLLoader(reader: InputReader(stdin: MemorySource()))
+        let loader = RevocationFileLoader(reader: InputReader(stdin: MemorySource()))
         let fromPEM = try loader.load(pemPath)
         #expect(fromPEM.count == 1)
         let der = try #require(try PEM.decode(try Paths.bytes(pemPath)).first?.bytes)
-        let fromDER = try CRLLoader(reader: InputReader(stdin: MemorySource(der))).load("-")
+        let fromDER = try RevocationFileLoader(reader: InputReader(stdin: MemorySource(der))).load("-")
         #expect(fromDER == fromPEM)
         #expect(throws: CLIError.self) { try loader.load(Paths.sample("server.pem")) }
     }

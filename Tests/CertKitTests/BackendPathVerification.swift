@@ -13,7 +13,8 @@ extension TrustBackend {
         var signatures = PathSignatureCheck(backend: self)
         try signatures.check(path, into: &findings)
         var revocation = RevocationCheck(backend: self)
-        let usable = try revocation.check(path, crls: crls, at: date, into: &findings)
+        let evaluation = TrustEvaluation(certificates: path.certificates, crls: crls)
+        let usable = try revocation.check(path, evaluation: evaluation, at: date, into: &findings).usableCRLs
         findings.weigh(try libraryVerdict(on: path, anchors: anchors, at: date, crls: usable), from: name)
         return findings
     }

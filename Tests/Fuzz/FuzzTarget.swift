@@ -11,6 +11,8 @@ enum FuzzTarget: Hashable {
     case x509
     /// One DER CRL.
     case crl
+    /// One DER OCSP response (and its BasicOCSPResponse, answers and certificates).
+    case ocsp
     /// PKCS#7: the input as a ContentInfo, and the input as the certificates field of a SignedData envelope.
     case pkcs7
     /// Evaluation of a fuzzed chain with one backend of the registry (see ``ChainFuzzing``): `chain-openssl`,
@@ -19,7 +21,7 @@ enum FuzzTarget: Hashable {
 
     /// Every target: the decoders, then a chain target per backend.
     static let all: [FuzzTarget] =
-        [.pem, .bundle, .x509, .crl, .pkcs7] + BackendRegistry.standard.names.map { .chain(backend: $0) }
+        [.pem, .bundle, .x509, .crl, .ocsp, .pkcs7] + BackendRegistry.standard.names.map { .chain(backend: $0) }
 
     /// The target's name for CERTKIT_FUZZ_TARGET and the corpus directory.
     var name: String {
@@ -28,6 +30,7 @@ enum FuzzTarget: Hashable {
         case .bundle: "bundle"
         case .x509: "x509"
         case .crl: "crl"
+        case .ocsp: "ocsp"
         case .pkcs7: "pkcs7"
         case .chain(let backend): "chain-" + backend
         }
@@ -45,6 +48,7 @@ enum FuzzTarget: Hashable {
         case .bundle: Self.bundle(bytes)
         case .x509: if let certificate = try? Certificate(derEncoded: bytes) { Self.touch(certificate) }
         case .crl: Self.crl(bytes)
+        case .ocsp: Self.ocsp(bytes)
         case .pkcs7: Self.pkcs7(bytes)
         case .chain(let backend): ChainFuzzing.run(bytes, backend: backend)
         }
@@ -81,6 +85,13 @@ enum FuzzTarget: Hashable {
         _ = crl.issuer.description
         _ = crl.revokedSerialNumbers.count
         _ = crl.unsupportedCriticalExtensions.count
+    }
+
+    static func ocsp(_ bytes: [UInt8]) {
+        guard let response = try? OCSPResponse(derEncoded: bytes), let basic = response.basic else { return }
+        _ = basic.responses.map(\.status)
+        _ = basic.unsupportedCriticalExtensions.count
+        basic.certificates.forEach(touch)
     }
 
     static func pkcs7(_ bytes: [UInt8]) {

@@ -14,6 +14,9 @@ struct ResultCacheKey: Hashable, Sendable {
     let trustSettings: TrustSettings
     let exceptions: TrustExceptions?
     let crls: [CertificateRevocationList]
+    let ocspResponses: [OCSPResponse]
+    let revocationMode: RevocationMode
+    let requireRevocation: Bool
     let pins: [SPKIPin]
     let maxDepth: Int
     let backend: String
@@ -27,6 +30,9 @@ struct ResultCacheKey: Hashable, Sendable {
         trustSettings = evaluation.trustSettings
         exceptions = evaluation.exceptions
         crls = evaluation.crls
+        ocspResponses = evaluation.ocspResponses
+        revocationMode = evaluation.revocationMode
+        requireRevocation = evaluation.requireRevocation
         pins = evaluation.pins
         maxDepth = evaluation.maxDepth
         self.backend = backend

@@ -4,7 +4,7 @@ import Foundation
 /// boundaries around the date it was computed at (or that date itself).
 ///
 /// The boundaries are the notBefore/notAfter of every certificate the evaluation could look at (leaf, pool,
-/// anchors, trust-setting certificates) and the thisUpdate/nextUpdate of its CRLs. Every date-dependent rule
+/// anchors, trust-setting certificates) and the thisUpdate/nextUpdate of its CRLs and OCSP answers (and the validity of certificates OCSP responses carry). Every date-dependent rule
 /// compares the verify date with one of these instants, so its outcome is constant between two neighbouring
 /// boundaries; crossing one (an expiry, a CRL going stale) always forces a new evaluation. Each boundary also
 /// counts one second later, because the libraries compare whole seconds (`time_t`).
@@ -47,6 +47,17 @@ struct ResultCacheValidityWindow: Sendable, Hashable {
         for crl in evaluation.crls {
             note(crl.thisUpdate)
             if let next = crl.nextUpdate { note(next) }
+        }
+        for response in evaluation.ocspResponses {
+            guard let basic = response.basic else { continue }
+            for certificate in basic.certificates {
+                note(certificate.notBefore)
+                note(certificate.notAfter)
+            }
+            for answer in basic.responses {
+                note(answer.thisUpdate)
+                note(answer.nextUpdate ?? answer.thisUpdate.addingTimeInterval(OCSPResponseCheck.lifetimeWithoutNextUpdate))
+            }
         }
         // On a boundary the result holds for that instant only.
         self.lower = onBoundary ? date : lower

@@ -1,6 +1,11 @@
 import Foundation
 
-/// Revocation by CRL, decided in one place for every backend (DESIGN §2, §3).
+/// Revocation by CRL and OCSP, decided in one place for every backend (DESIGN §2, §3).
+///
+/// OCSP responses are validated by ``OCSPResponseCheck``: a valid `revoked` answer is `Revocation` (fatal), a valid
+/// `good` one a positive answer, `unknown` no answer; when responses name a certificate and none validates, it is
+/// `RevocationResponseRequired`. Under `requireRevocation`, a certificate below the anchor with no positive answer
+/// (good OCSP, or a valid CRL that does not list it) is `RevocationResponseRequired`.
 ///
 /// For each certificate of the path that has its issuer in the path, the CRLs naming that issuer are validated:
 /// the tbsCertList's algorithm equals the outer one, the algorithm is allowed and not broken, the issuer's key
@@ -27,52 +32,115 @@ struct RevocationCheck {
         self.requireCRLNumber = requireCRLNumber
     }
 
-    /// Records the revocation findings of `path` at `date`; returns the CRLs that validated, for the library's
-    /// second opinion.
+    /// What the revocation check of one path found: the CRLs that validated (for the library's second opinion)
+    /// and, per certificate of the path, whether and how revocation was checked.
+    struct Outcome {
+        var usableCRLs: [CertificateRevocationList] = []
+        var statuses: [RevocationStatus]
+    }
+
+    /// Records the revocation findings of `path` at `date` from `evaluation`'s CRLs and OCSP responses, as its
+    /// ``TrustEvaluation/revocationMode`` selects; under ``TrustEvaluation/requireRevocation`` a certificate below
+    /// the anchor without a positive answer is `RevocationResponseRequired`.
     mutating func check(
-        _ path: CandidatePath, crls: [CertificateRevocationList], at date: Date, into findings: inout PathFindings
-    ) throws(BackendError) -> [CertificateRevocationList] {
-        guard !crls.isEmpty else { return [] }
+        _ path: CandidatePath, evaluation: TrustEvaluation, at date: Date, into findings: inout PathFindings
+    ) throws(BackendError) -> Outcome {
         let certificates = path.certificates
-        var usable: [CertificateRevocationList] = []
+        // Every certificate with its issuer in the path is "not checked" until an answer is found; the last one
+        // (the anchor, or where the path stops) is not applicable.
+        var outcome = Outcome(statuses: certificates.indices.map {
+            RevocationStatus(outcome: $0 < certificates.count - 1 ? .notChecked : .notApplicable)
+        })
+        let mode = evaluation.revocationMode
+        let crls = mode.usesCRLs ? evaluation.crls + evaluation.fetchedCRLs : []
+        let stapled = mode.usesOCSP ? evaluation.ocspResponses : []
+        let fetched = mode.usesOCSP ? evaluation.fetchedOCSPResponses : []
+        let require = evaluation.requireRevocation && mode != .off
+        guard !crls.isEmpty || !stapled.isEmpty || !fetched.isEmpty || require else { return outcome }
+        let ocsp = OCSPResponseCheck(backend: backend)
         for index in certificates.indices.dropLast() {
             let certificate = certificates[index]
             let issuer = certificates[index + 1]
-            let candidates = crls.filter { Self.names(issuer, asIssuerOf: $0) }
-            guard !candidates.isEmpty else { continue }
-            var valid: [CertificateRevocationList] = []
-            var reasons: [String] = []
-            var onlyCRLNumber = true
-            for crl in candidates {
-                if let reason = try validate(crl, issuer: issuer, at: date) {
-                    // A CRL whose key identifier names another key, signed with an algorithm certkit verifies, that
-                    // this issuer's key does not verify belongs to another CA of the same name: not this issuer's
-                    // CRL at all. One whose signature certkit cannot even check is not understood: it counts.
-                    // (Only the signature decides: a CRL the issuer's key verifies is this issuer's CRL, and its other
-                    // faults — expired, not yet valid, no cRLSign — count.)
-                    if Self.namesAnotherKey(crl, issuer), Self.hasVerifiableSignatureAlgorithm(crl),
-                       signatureFailed(crl, issuer: issuer) { continue }
-                    reasons.append(reason)
-                } else if let reason = crlNumberProblem(crl) {
-                    reasons.append(reason)
-                    continue
-                } else {
-                    valid.append(crl)
-                }
-                onlyCRLNumber = false
+            var status = RevocationStatus(outcome: .notChecked)
+            if !crls.isEmpty {
+                status = try checkCRLs(
+                    certificate, at: index, issuer: issuer, crls: crls, files: evaluation.crls, date: date,
+                    usable: &outcome.usableCRLs, into: &findings)
             }
-            for crl in valid where !usable.contains(crl) { usable.append(crl) }
-            if valid.isEmpty && reasons.isEmpty { continue }  // every candidate was another CA's CRL
-            if valid.isEmpty {
+            let stapledAnswers = try ocsp.answers(about: certificate, issuedBy: issuer, in: stapled, at: date)
+            let fetchedAnswers = try ocsp.answers(about: certificate, issuedBy: issuer, in: fetched, at: date)
+            let answers = stapledAnswers + fetchedAnswers
+            let source: RevocationSource =
+                stapledAnswers.contains { $0 == .revoked || $0.goodUntil != nil } ? .stapledOCSP : .ocsp
+            if answers.contains(.revoked) {
+                findings.record(TrustRules.revocation, at: index, note: "reported revoked by a valid OCSP response")
+                status = RevocationStatus(outcome: .revoked, source: stapledAnswers.contains(.revoked) ? .stapledOCSP : .ocsp)
+            } else if status.outcome != .revoked, let until = answers.compactMap(\.goodUntil).max() {
+                status = RevocationStatus(outcome: .good, source: source, validUntil: until)
+            } else if !answers.isEmpty, !answers.contains(.unknown), answers.allSatisfy({ $0.goodUntil == nil }) {
+                let reasons = answers.compactMap(\.problem)
                 let shown = reasons.prefix(3).joined(separator: "; ") + (reasons.count > 3 ? "; …" : "")
                 findings.record(
-                    onlyCRLNumber ? TrustRules.crlNumber : TrustRules.crlValidation, at: index,
-                    note: "no valid CRL (\(reasons.count) refused: \(shown))")
-            } else if valid.contains(where: { $0.revokedSerialNumbers.contains(certificate.serialNumber) }) {
-                findings.record(TrustRules.revocation, at: index, note: "listed on a valid CRL of its issuer")
+                    TrustRules.ocspValidation, at: index,
+                    note: "no valid OCSP response (\(reasons.count) refused: \(shown))")
             }
+            if require, !status.isChecked {
+                findings.record(
+                    TrustRules.revocationRequired, at: index, note: "no valid answer that it is not revoked")
+            }
+            outcome.statuses[index] = status
         }
-        return usable
+        return outcome
+    }
+
+    /// The CRL part of the check for `certificate` (at `index`, issued by `issuer`); adds the CRLs that validated
+    /// to `usable`. An answer from a CRL among `files` has the source `crlFile`, else `crlFetched`.
+    private mutating func checkCRLs(
+        _ certificate: Certificate, at index: Int, issuer: Certificate, crls: [CertificateRevocationList],
+        files: [CertificateRevocationList], date: Date,
+        usable: inout [CertificateRevocationList], into findings: inout PathFindings
+    ) throws(BackendError) -> RevocationStatus {
+        let notChecked = RevocationStatus(outcome: .notChecked)
+        let candidates = crls.filter { Self.names(issuer, asIssuerOf: $0) }
+        guard !candidates.isEmpty else { return notChecked }
+        var valid: [CertificateRevocationList] = []
+        var reasons: [String] = []
+        var onlyCRLNumber = true
+        for crl in candidates {
+            if let reason = try validate(crl, issuer: issuer, at: date) {
+                // A CRL whose key identifier names another key, signed with an algorithm certkit verifies, that
+                // this issuer's key does not verify belongs to another CA of the same name: not this issuer's
+                // CRL at all. One whose signature certkit cannot even check is not understood: it counts.
+                // (Only the signature decides: a CRL the issuer's key verifies is this issuer's CRL, and its other
+                // faults — expired, not yet valid, no cRLSign — count.)
+                if Self.namesAnotherKey(crl, issuer), Self.hasVerifiableSignatureAlgorithm(crl),
+                   signatureFailed(crl, issuer: issuer) { continue }
+                reasons.append(reason)
+            } else if let reason = crlNumberProblem(crl) {
+                reasons.append(reason)
+                continue
+            } else {
+                valid.append(crl)
+            }
+            onlyCRLNumber = false
+        }
+        for crl in valid where !usable.contains(crl) { usable.append(crl) }
+        if valid.isEmpty && reasons.isEmpty { return notChecked }  // every candidate was another CA's CRL
+        if valid.isEmpty {
+            let shown = reasons.prefix(3).joined(separator: "; ") + (reasons.count > 3 ? "; …" : "")
+            findings.record(
+                onlyCRLNumber ? TrustRules.crlNumber : TrustRules.crlValidation, at: index,
+                note: "no valid CRL (\(reasons.count) refused: \(shown))")
+            return notChecked
+        }
+        let source: RevocationSource = valid.contains { files.contains($0) } ? .crlFile : .crlFetched
+        if valid.contains(where: { $0.revokedSerialNumbers.contains(certificate.serialNumber) }) {
+            findings.record(TrustRules.revocation, at: index, note: "listed on a valid CRL of its issuer")
+            return RevocationStatus(outcome: .revoked, source: source)
+        }
+        let nextUpdates = valid.map(\.nextUpdate)
+        let until = nextUpdates.contains(nil) ? nil : nextUpdates.compactMap { $0 }.max()
+        return RevocationStatus(outcome: .good, source: source, validUntil: until)
     }
 
     /// Under ``requireCRLNumber``, why `crl` (otherwise valid) is refused for its cRLNumber, or nil.

@@ -18,18 +18,27 @@ public final class TrustEvaluator: Sendable {
     private let resultCache: ResultCache?
     /// The system roots used when an evaluation's `anchorsOnly` is false.
     private let systemAnchors: @Sendable () -> [Certificate]
+    /// The network, for evaluations that allow fetching; nil: never fetch.
+    public let network: NetworkAccess?
 
-    /// Creates an evaluator over `backend`; `configuration` sets the caches (all on by default).
-    public convenience init(backend: any TrustBackend, limits: Limits = .default, configuration: Configuration = .default) {
-        self.init(backend: backend, limits: limits, configuration: configuration) { SystemTrustStore.certificates }
+    /// Creates an evaluator over `backend`; `configuration` sets the caches (all on by default). With `network`,
+    /// evaluations that set ``TrustEvaluation/networkFetchAllowed`` may fetch missing issuers through it.
+    public convenience init(
+        backend: any TrustBackend, limits: Limits = .default, configuration: Configuration = .default,
+        network: NetworkAccess? = nil
+    ) {
+        self.init(backend: backend, limits: limits, configuration: configuration, network: network) {
+            SystemTrustStore.certificates
+        }
     }
 
     /// Creates an evaluator whose system roots are `systemAnchors` instead of the process's ``SystemTrustStore``
     /// (for tests that compare with a command line run under another `SSL_CERT_FILE`).
     package init(
         backend: any TrustBackend, limits: Limits = .default, configuration: Configuration = .default,
-        systemAnchors: @escaping @Sendable () -> [Certificate]
+        network: NetworkAccess? = nil, systemAnchors: @escaping @Sendable () -> [Certificate]
     ) {
+        self.network = network
         self.backend = backend
         self.limits = limits
         self.configuration = configuration
@@ -47,12 +56,13 @@ public final class TrustEvaluator: Sendable {
 
     /// Evaluates `evaluation` and returns its report. Never throws: backend failures become `otherError`.
     /// With the result cache on, a repeated evaluation within the same validity window returns the earlier
-    /// report (with this call's verify date).
+    /// report (with this call's verify date); an evaluation that allows network fetching is never served from it.
     public func evaluate(_ evaluation: TrustEvaluation) -> TrustReport {
         // Validity is judged to the second (RFC 5280 §4.1.2.5): a fractional verify time is floored, as the
         // libraries do with their time_t.
         let date = Date(timeIntervalSince1970: (evaluation.verifyDate ?? Date()).timeIntervalSince1970.rounded(.down))
-        guard let resultCache else { return evaluateUncached(evaluation, date: date) }
+        // What the network gave may change from one call to the next (a responder down, then up): never cached.
+        guard let resultCache, !evaluation.networkFetchAllowed else { return evaluateUncached(evaluation, date: date) }
         let key = ResultCacheKey(evaluation, backend: backend.name)
         if let cached = resultCache.report(for: key, at: date) { return cached }
         let report = evaluateUncached(evaluation, date: date)
@@ -65,7 +75,36 @@ public final class TrustEvaluator: Sendable {
         return report
     }
 
+    /// Evaluates offline, then — when the evaluation allows fetching and the chain stops at a missing issuer —
+    /// fetches that issuer (``IssuerFetch``) and evaluates again, as long as something new comes back; then, unless
+    /// the revocation mode is `off`, fetches revocation answers for the chain (``RevocationFetch``) and evaluates
+    /// once more with them.
     private func evaluateUncached(_ evaluation: TrustEvaluation, date: Date) -> TrustReport {
+        var report = evaluateOffline(evaluation, date: date)
+        guard evaluation.networkFetchAllowed, let network else { return report }
+        var session = NetworkFetchSession(access: network, limits: limits)
+        var current = evaluation
+        var fetchedFrom: [Certificate: String] = [:]
+        var known = Set(evaluation.certificates + evaluation.additionalIntermediates)
+        while let last = report.chain.last, report.checks.last?.contains(.missingIntermediate) == true {
+            let found = IssuerFetch.issuers(of: last, known: known, session: &session, limits: limits)
+            guard !found.isEmpty else { break }
+            for (certificate, url) in found where known.insert(certificate).inserted {
+                current.additionalIntermediates.append(certificate)
+                fetchedFrom[certificate] = url
+            }
+            report = evaluateOffline(current, date: date)
+        }
+        if current.revocationMode != .off,
+           RevocationFetch.fetch(for: report.chain, into: &current, session: &session, backend: backend, limits: limits) {
+            report = evaluateOffline(current, date: date)
+        }
+        report.fetches = session.records
+        if !fetchedFrom.isEmpty { report.fetchedFrom = report.chain.map { fetchedFrom[$0] } }
+        return report
+    }
+
+    private func evaluateOffline(_ evaluation: TrustEvaluation, date: Date) -> TrustReport {
         let policies = evaluation.policies.isEmpty ? [TrustPolicy.basicX509] : evaluation.policies
         guard let leaf = evaluation.certificates.first else {
             return TrustReport(
@@ -102,6 +141,8 @@ public final class TrustEvaluator: Sendable {
         /// The core's policy findings, one per policy of the evaluation.
         var perPolicy: [PathFindings]
         var notes: [String]
+        /// Per certificate, whether and how revocation was checked.
+        var revocation: [RevocationStatus] = []
 
         /// Every failure, over all policies, with its rules.
         var findings: PathFindings {
@@ -212,7 +253,7 @@ public final class TrustEvaluator: Sendable {
             // The core's rules first: signatures (verified by the library), revocation, then every policy.
             var findings = PathFindings(count: path.certificates.count)
             try signatures.check(path, into: &findings)
-            let usableCRLs = try revocation.check(path, crls: evaluation.crls, at: date, into: &findings)
+            let revocationOutcome = try revocation.check(path, evaluation: evaluation, at: date, into: &findings)
             var perPolicy: [PathFindings] = []
             var everything = findings
             // Pins are compared with SPKI digests from the backend's library (no digest is written by hand).
@@ -238,13 +279,15 @@ public final class TrustEvaluator: Sendable {
             if configuration.librarySecondOpinion {
                 var weighed = everything
                 weighed.weigh(
-                    try backend.libraryVerdict(on: path, anchors: store, at: date, crls: usableCRLs), from: backend.name)
+                    try backend.libraryVerdict(on: path, anchors: store, at: date, crls: revocationOutcome.usableCRLs),
+                    from: backend.name)
                 added = weighed.additions(since: everything)
                 common.merge(added)
             }
             var result = Attempt(
                 path: path, common: common, perPolicy: perPolicy,
                 notes: findings.notes + perPolicy.flatMap(\.notes) + added.notes)
+            if Self.asksForRevocation(evaluation) { result.revocation = revocationOutcome.statuses }
             // Errors the user's trust settings allow for a certificate are not reported for it.
             if !settings.isEmpty {
                 result.allow(policies.map { settings.allowedErrors(path.certificates, under: $0) })
@@ -347,6 +390,15 @@ public final class TrustEvaluator: Sendable {
             policy: policies[failing], verifyDate: date, pathsTried: tried, notes: attempt.notes,
             policyResults: perPolicy, rules: rules)
         report.fingerprints = fingerprints
+        report.revocation = attempt.revocation
         return report
+    }
+
+    /// True when `evaluation` asks for revocation checking: a source is given or an answer required, in a mode
+    /// other than `off`.
+    private static func asksForRevocation(_ evaluation: TrustEvaluation) -> Bool {
+        evaluation.revocationMode != .off
+            && (!evaluation.crls.isEmpty || !evaluation.ocspResponses.isEmpty || evaluation.requireRevocation
+                || !evaluation.fetchedCRLs.isEmpty || !evaluation.fetchedOCSPResponses.isEmpty)
     }
 }

@@ -4,7 +4,7 @@ enum EvaluationBudget {
     /// Notes explaining a resource limit start with this, so the reported error can quote them.
     static let notePrefix = "resource limit: "
 
-    /// Why `evaluation` must not be evaluated at all (too many pool certificates, anchors, CRLs or CRL entries),
+    /// Why `evaluation` must not be evaluated at all (too many pool certificates, anchors, CRLs, CRL entries or OCSP responses),
     /// or nil.
     static func excess(of evaluation: TrustEvaluation, limits: Limits, systemAnchorCount: Int) -> String? {
         let pool = max(0, evaluation.certificates.count - 1) + evaluation.additionalIntermediates.count
@@ -23,6 +23,9 @@ enum EvaluationBudget {
         let entries = evaluation.crls.reduce(0) { $0 + $1.revokedSerialNumbers.count }
         if entries > limits.maxCRLEntries {
             return note("\(entries) CRL entries in all, more than Limits.maxCRLEntries (\(limits.maxCRLEntries))")
+        }
+        if evaluation.ocspResponses.count > limits.maxOCSPResponses {
+            return note("\(evaluation.ocspResponses.count) OCSP responses, more than Limits.maxOCSPResponses (\(limits.maxOCSPResponses))")
         }
         return nil
     }

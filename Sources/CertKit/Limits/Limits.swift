@@ -28,6 +28,7 @@
 /// | ``maxExtensionsPerCertificate`` | 64 | extensions of one certificate or CRL |
 /// | ``maxCRLEntries`` | 100,000 | revoked entries of one CRL, and of all CRLs of one evaluation |
 /// | ``maxCRLs`` | 1,000 | CRLs given to one evaluation (each may cost a signature verification) |
+/// | ``maxOCSPResponses`` | 100 | OCSP responses given to one evaluation, and answers in one response |
 /// | ``maxPoolCertificates`` | 10,000 | presented certificates after the leaf plus extra intermediates |
 /// | ``maxAnchors`` | 1,000 | anchors, trust-setting certificates and (when used) the system bundle |
 /// | ``maxNameConstraintComparisons`` | 2^20 | names × name constraints over one candidate path |
@@ -37,6 +38,11 @@
 /// | ``maxCandidates`` | 32 | candidate paths handed to the backend |
 /// | ``maxQueued`` | 20,000 | partial paths waiting |
 /// | ``maxIssuerComparisons`` | 65,536 | issuer candidates examined over one search |
+/// | ``maxFetchesPerEvaluation`` | 8 | network requests of one evaluation (only with network fetching allowed) |
+/// | ``fetchTimeout`` | 5 s | one network request (connect, send, read everything) |
+/// | ``evaluationFetchTimeout`` | 15 s | all network requests of one evaluation |
+/// | ``maxFetchBytes`` | 4 MiB | one fetched body |
+/// | ``maxFetchCacheEntries`` | 256 | bodies kept by a ``NetworkAccess`` cache |
 public struct Limits: Sendable, Hashable {
     // MARK: Inputs (parsing bounds: input errors)
 
@@ -57,6 +63,10 @@ public struct Limits: Sendable, Hashable {
     /// The most CRLs given to one evaluation (an evaluation bound: each CRL naming an issuer of the path costs a
     /// signature verification).
     public var maxCRLs: Int
+    /// The most OCSP responses given to one evaluation (an evaluation bound: each response naming a certificate
+    /// of the path costs signature verifications), and the most answers (SingleResponses) in one response (a
+    /// parsing bound).
+    public var maxOCSPResponses: Int
 
     // MARK: Evaluation (fatal ResourceLimit)
 
@@ -94,11 +104,17 @@ public struct Limits: Sendable, Hashable {
     public init(
         maxInputBytes: Int = 32 << 20, maxPEMBlocks: Int = 10_000, maxCertificatesPerInput: Int = 10_000,
         maxAttributesPerName: Int = 64, maxExtensionsPerCertificate: Int = 64, maxCRLEntries: Int = 100_000,
-        maxCRLs: Int = 1_000, maxPoolCertificates: Int = 10_000, maxAnchors: Int = 1_000,
+        maxCRLs: Int = 1_000, maxOCSPResponses: Int = 100, maxPoolCertificates: Int = 10_000, maxAnchors: Int = 1_000,
         maxNameConstraintComparisons: Int = 1 << 20, maxPolicyGraphNodes: Int = 10_000,
         maxDepth: Int = 10, maxExpansions: Int = 2_000, maxCandidates: Int = 32, maxQueued: Int = 20_000,
-        maxIssuerComparisons: Int = 1 << 16
+        maxIssuerComparisons: Int = 1 << 16, maxFetchesPerEvaluation: Int = 8, fetchTimeout: Duration = .seconds(5),
+        evaluationFetchTimeout: Duration = .seconds(15), maxFetchBytes: Int = 4 << 20, maxFetchCacheEntries: Int = 256
     ) {
+        self.maxFetchesPerEvaluation = maxFetchesPerEvaluation
+        self.fetchTimeout = fetchTimeout
+        self.evaluationFetchTimeout = evaluationFetchTimeout
+        self.maxFetchBytes = maxFetchBytes
+        self.maxFetchCacheEntries = maxFetchCacheEntries
         self.maxInputBytes = maxInputBytes
         self.maxPEMBlocks = maxPEMBlocks
         self.maxCertificatesPerInput = maxCertificatesPerInput
@@ -106,6 +122,7 @@ public struct Limits: Sendable, Hashable {
         self.maxExtensionsPerCertificate = maxExtensionsPerCertificate
         self.maxCRLEntries = maxCRLEntries
         self.maxCRLs = maxCRLs
+        self.maxOCSPResponses = maxOCSPResponses
         self.maxPoolCertificates = maxPoolCertificates
         self.maxAnchors = maxAnchors
         self.maxNameConstraintComparisons = maxNameConstraintComparisons
@@ -116,6 +133,19 @@ public struct Limits: Sendable, Hashable {
         self.maxQueued = maxQueued
         self.maxIssuerComparisons = maxIssuerComparisons
     }
+
+    // MARK: Network (only when an evaluation allows fetching; a bound reached is a failed fetch: no answer)
+
+    /// The most network requests one evaluation makes (cached answers are free).
+    public var maxFetchesPerEvaluation: Int
+    /// The longest one request may take.
+    public var fetchTimeout: Duration
+    /// The longest all requests of one evaluation may take together.
+    public var evaluationFetchTimeout: Duration
+    /// The largest body accepted.
+    public var maxFetchBytes: Int
+    /// The most bodies a ``NetworkAccess`` cache keeps.
+    public var maxFetchCacheEntries: Int
 
     /// The documented defaults.
     public static let `default` = Limits()

@@ -1,6 +1,7 @@
 import Foundation
 
-/// What a `SecTrust` holds: certificates, policies, anchors, date, settings, exceptions, CRLs, pins.
+/// What a `SecTrust` holds: certificates, policies, anchors, date, settings, exceptions, CRLs, OCSP responses,
+/// the revocation policy, pins.
 /// Changing any input resets ``result`` to ``TrustResultType/invalid``, as SecTrust does.
 public struct TrustEvaluation: Sendable {
     /// The certificates: the leaf first, then an unordered pool of intermediates.
@@ -27,12 +28,29 @@ public struct TrustEvaluation: Sendable {
     public var exceptions: TrustExceptions? { didSet { report = nil } }
     /// CRLs to check revocation against.
     public var crls: [CertificateRevocationList] { didSet { report = nil } }
+    /// OCSP responses to check revocation against (`SecTrustSetOCSPResponse`: a stapled response, or one from a
+    /// file); each is validated by the core before use.
+    public var ocspResponses: [OCSPResponse] { didSet { report = nil } }
+    /// Which revocation sources are used (default ``RevocationMode/any``: whatever is given).
+    public var revocationMode: RevocationMode { didSet { report = nil } }
+    /// `SecTrustSetNetworkFetchAllowed`: when true (and the evaluator has ``NetworkAccess``), a certificate whose
+    /// issuer is missing has its authorityInfoAccess caIssuers `http://` URL fetched, and what comes back joins the
+    /// pool (never the anchors). Off by default: evaluation stays offline and deterministic.
+    public var networkFetchAllowed: Bool { didSet { report = nil } }
+    /// Apple's `kSecRevocationRequirePositiveResponse`: every certificate below the anchor needs a valid answer
+    /// that it is not revoked; without one it is `RevocationResponseRequired`.
+    public var requireRevocation: Bool { didSet { report = nil } }
     /// SPKI SHA-256 pins: when not empty, the leaf or some CA in the path must match one.
     public var pins: [SPKIPin] { didSet { report = nil } }
     /// Additional intermediates (`--intermediates`), part of the pool.
     public var additionalIntermediates: [Certificate] { didSet { report = nil } }
     /// The maximum number of certificates in a path, anchor included.
     public var maxDepth: Int { didSet { report = nil } }
+
+    /// OCSP responses and CRLs the evaluator fetched for this evaluation (network fetching), reported with the
+    /// sources `ocsp` and `crlFetched`.
+    var fetchedOCSPResponses: [OCSPResponse] = []
+    var fetchedCRLs: [CertificateRevocationList] = []
 
     /// The last report, nil when not evaluated since the last change.
     public private(set) var report: TrustReport?
@@ -48,8 +66,14 @@ public struct TrustEvaluation: Sendable {
         certificates: [Certificate], policies: [TrustPolicy] = [.basicX509], anchors: [Certificate] = [],
         anchorsOnly: Bool? = nil, verifyDate: Date? = nil, trustSettings: TrustSettings = .none,
         exceptions: TrustExceptions? = nil, crls: [CertificateRevocationList] = [], pins: [SPKIPin] = [],
-        additionalIntermediates: [Certificate] = [], maxDepth: Int = TrustEvaluation.defaultMaxDepth
+        additionalIntermediates: [Certificate] = [], maxDepth: Int = TrustEvaluation.defaultMaxDepth,
+        ocspResponses: [OCSPResponse] = [], revocationMode: RevocationMode = .any, requireRevocation: Bool = false,
+        networkFetchAllowed: Bool = false
     ) {
+        self.networkFetchAllowed = networkFetchAllowed
+        self.ocspResponses = ocspResponses
+        self.revocationMode = revocationMode
+        self.requireRevocation = requireRevocation
         self.certificates = certificates
         self.policies = policies
         self.anchors = anchors

@@ -62,6 +62,14 @@ public struct TrustReport: Sendable, Hashable {
     public var fingerprints: [[UInt8]] = []
     /// Library and policy notes, for diagnostics.
     public var notes: [String]
+    /// For each certificate of ``chain``, whether revocation was checked, how and until when; empty when the
+    /// evaluation asked for no revocation checking (no CRL, no OCSP response, not required, or mode `off`).
+    public var revocation: [RevocationStatus] = []
+    /// What the evaluation fetched from the network (only when it allowed fetching), in order.
+    public var fetches: [NetworkFetchRecord] = []
+    /// For each certificate of ``chain``, the URL it was fetched from (authorityInfoAccess caIssuers), nil for one
+    /// that was given; empty when nothing was fetched.
+    public var fetchedFrom: [String?] = []
     /// The outcome for each policy of the evaluation, in order, on the same ``chain`` (SecTrust's result details
     /// per policy). ``result`` aggregates them; ``policy`` and ``error`` are those of the policy that failed worst.
     public var policyResults: [PolicyResult]

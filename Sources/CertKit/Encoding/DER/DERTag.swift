@@ -5,6 +5,7 @@ enum DERTag {
     static let bitString: UInt8 = 0x03
     static let octetString: UInt8 = 0x04
     static let null: UInt8 = 0x05
+    static let enumerated: UInt8 = 0x0A
     static let objectIdentifier: UInt8 = 0x06
     static let utf8String: UInt8 = 0x0C
     static let printableString: UInt8 = 0x13

@@ -86,8 +86,8 @@ enum CRLParser {
             isCRLNumberCritical: isCRLNumberCritical, unsupportedCriticalExtensions: unsupported)
     }
 
-    /// The OID and criticality of each Extension in an Extensions SEQUENCE.
-    private static func extensionHeaders(_ node: DERNode) throws(CertificateDecodingError) -> [(String, Bool)] {
+    /// The OID and criticality of each Extension in an Extensions SEQUENCE (CRLs and OCSP responses).
+    static func extensionHeaders(_ node: DERNode) throws(CertificateDecodingError) -> [(String, Bool)] {
         var headers: [(String, Bool)] = []
         var list = try node.children()
         while let element = try list.next() {

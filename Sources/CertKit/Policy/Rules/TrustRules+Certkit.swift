@@ -80,11 +80,19 @@ extension TrustRules {
     /// Revoked.
     public static let revocation = TrustRule(
         "certkit.revocation", .revocation, everyProfile, "RFC 5280 §6.3",
-        "no certificate is listed on a valid CRL of its issuer (fatal)")
+        "no certificate is listed on a valid CRL of its issuer or reported revoked by a valid OCSP response (fatal)")
     /// CRLs that cannot be validated.
     public static let crlValidation = TrustRule(
         "certkit.crl-validation", .revocationResponseRequired, everyProfile, "RFC 5280 §6.3.3",
         "when CRLs are given for an issuer, one of them validates (signature, issuer, cRLSign, thisUpdate/nextUpdate, no unknown critical extension)")
+    /// OCSP responses that cannot be validated.
+    public static let ocspValidation = TrustRule(
+        "certkit.ocsp-validation", .revocationResponseRequired, everyProfile, "RFC 6960 §3.2, §4.2.2.2",
+        "when OCSP responses name a certificate, one of them validates (signed by the issuer or by a responder it delegated with the OCSPSigning EKU, thisUpdate/nextUpdate, no unknown critical extension)")
+    /// A positive revocation answer is required.
+    public static let revocationRequired = TrustRule(
+        "certkit.revocation-required", .revocationResponseRequired, everyProfile, "Apple kSecRevocationRequirePositiveResponse",
+        "with require-revocation, every certificate below the anchor has a valid answer that it is not revoked (a good OCSP response or a valid CRL that does not list it)")
     /// Path building limit.
     public static let pathBuildingLimit = TrustRule(
         "certkit.path-building-limit", .pathBuildingLimit, everyProfile, "certkit ChainBuilder.Limits",
@@ -106,6 +114,6 @@ extension TrustRules {
     static let certkitRules: [TrustRule] = [
         criticalExtensions, malformedExtension, extendedKeyUsagePurpose, peerName, email, weakSignature, weakKey, ecNamedCurve,
         publicKeyEncoding, verifiableKeyAlgorithm, tlsLeafKeyUsage, hostTrailingDot, tlsHashFloor, tlsKeySize, pin, distrust, untrustedRoot, missingIntermediate, signature, revocation,
-        crlValidation, pathBuildingLimit, resourceLimit, libraryVerdict, backendError,
+        crlValidation, ocspValidation, revocationRequired, pathBuildingLimit, resourceLimit, libraryVerdict, backendError,
     ]
 }

@@ -1,0 +1,32 @@
+import CertKit
+
+/// Reads the revocation files: `--crl` (decoded by the core's ``CertificateRevocationList/decodeAll(_:limits:)``)
+/// and `--ocsp-response` (one DER ``OCSPResponse``).
+struct RevocationFileLoader {
+    let reader: InputReader
+
+    /// Every CRL in `argument`.
+    /// - Throws: ``CLIError/input(file:problem:)`` when the file cannot be read or holds no valid CRL.
+    func load(_ argument: String) throws(CLIError) -> [CertificateRevocationList] {
+        let name = InputReader.displayName(argument)
+        let bytes = try reader.read(argument)
+        do {
+            return try CertificateRevocationList.decodeAll(bytes)
+        } catch {
+            throw .input(file: name, problem: "not a CRL: \(error.message)")
+        }
+    }
+
+    /// The OCSP response in `argument`.
+    /// - Throws: ``CLIError/input(file:problem:)`` when the file cannot be read or is not one DER OCSP response.
+    func loadOCSPResponse(_ argument: String) throws(CLIError) -> OCSPResponse {
+        let name = InputReader.displayName(argument)
+        let bytes = try reader.read(argument)
+        guard !bytes.isEmpty else { throw .input(file: name, problem: "not an OCSP response: empty file") }
+        do {
+            return try OCSPResponse(derEncoded: bytes)
+        } catch {
+            throw .input(file: name, problem: "not an OCSP response: \(error.message)")
+        }
+    }
+}

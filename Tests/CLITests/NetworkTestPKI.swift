@@ -1,0 +1,101 @@
+import Foundation
+
+/// A PKI made with the openssl command line at test time, because its authorityInfoAccess URLs name the port of
+/// a loopback server started by the test: Root → Int → leaf (CN=leaf.example), EC P-256, valid from now for a year.
+/// The leaf's caIssuers is `leafIssuerURL`; the intermediate's is `intIssuerURL` when given; the leaf names
+/// `ocspURL` as its OCSP responder and `crlURL` as its CRL distribution point when given.
+struct NetworkTestPKI {
+    let directory: TemporaryDirectory
+    var root: String { directory.file("root.pem") }
+    var intermediate: String { directory.file("int.pem") }
+    var intermediateDER: String { directory.file("int.der") }
+    var leaf: String { directory.file("leaf.pem") }
+    /// A certificate of another CA (CN=Unrelated), DER.
+    var unrelatedDER: String { directory.file("unrelated.der") }
+
+    init(leafIssuerURL: String, intIssuerURL: String? = nil, ocspURL: String? = nil, crlURL: String? = nil) throws {
+        directory = try TemporaryDirectory()
+        var extensions = """
+            [ca]
+            basicConstraints = critical, CA:TRUE
+            keyUsage = critical, keyCertSign, cRLSign
+            subjectKeyIdentifier = hash
+            [int]
+            basicConstraints = critical, CA:TRUE
+            keyUsage = critical, keyCertSign, cRLSign
+            subjectKeyIdentifier = hash
+            authorityKeyIdentifier = keyid
+
+            """
+        if let intIssuerURL { extensions += "authorityInfoAccess = caIssuers;URI:\(intIssuerURL)\n" }
+        extensions += """
+            [leaf]
+            basicConstraints = critical, CA:FALSE
+            keyUsage = critical, digitalSignature
+            extendedKeyUsage = serverAuth
+            subjectAltName = DNS:leaf.example
+            subjectKeyIdentifier = hash
+            authorityKeyIdentifier = keyid
+            authorityInfoAccess = caIssuers;URI:\(leafIssuerURL)\(ocspURL.map { ",OCSP;URI:\($0)" } ?? "")
+
+            """
+        if let crlURL { extensions += "crlDistributionPoints = URI:\(crlURL)\n" }
+        try directory.write("ext.cnf", Array(extensions.utf8))
+        for name in ["root", "int", "leaf", "unrelated"] {
+            try run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "\(name).key"])
+        }
+        for (name, subject) in [("root", "/CN=Network Test Root"), ("unrelated", "/CN=Unrelated")] {
+            try run(["req", "-new", "-x509", "-key", "\(name).key", "-subj", subject, "-days", "365", "-sha256",
+                     "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+                     "-out", "\(name).pem"])
+        }
+        try issue("int", subject: "/CN=Network Test Int", by: "root", section: "int", serial: "2")
+        try issue("leaf", subject: "/CN=leaf.example", by: "int", section: "leaf", serial: "3")
+        try run(["x509", "-in", "int.pem", "-outform", "DER", "-out", "int.der"])
+        try run(["x509", "-in", "unrelated.pem", "-outform", "DER", "-out", "unrelated.der"])
+    }
+
+    private func issue(_ name: String, subject: String, by issuer: String, section: String, serial: String) throws {
+        try run(["req", "-new", "-key", "\(name).key", "-subj", subject, "-out", "\(name).csr"])
+        try run(["x509", "-req", "-in", "\(name).csr", "-CA", "\(issuer).pem", "-CAkey", "\(issuer).key", "-set_serial", serial,
+                 "-days", "300", "-sha256", "-extfile", "ext.cnf", "-extensions", section, "-out", "\(name).pem"])
+    }
+
+    private func run(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TestServerError(description: "openssl \(arguments.prefix(2).joined(separator: " ")) failed")
+        }
+    }
+
+    /// Writes the intermediate's database (`index.txt`, as `openssl ocsp -index` and `openssl ca` read it) with
+    /// the leaf valid or revoked, and its CRL (`int.crl.der`, 30 days) listing the leaf when revoked.
+    func writeIntermediateDatabase(leafRevoked: Bool) throws {
+        let status = leafRevoked ? "R\t301231000000Z\t250101000000Z" : "V\t301231000000Z\t"
+        try directory.write("index.txt", Array("\(status)\t03\tunknown\t/CN=leaf.example\n".utf8))
+        try directory.write("crlnumber", Array("01\n".utf8))
+        let config = """
+            [ca]
+            default_ca = int
+            [int]
+            database = index.txt
+            crlnumber = crlnumber
+            default_md = sha256
+            default_crl_days = 30
+
+            """
+        try directory.write("ca.cnf", Array(config.utf8))
+        try run(["ca", "-config", "ca.cnf", "-gencrl", "-keyfile", "int.key", "-cert", "int.pem", "-out", "int.crl.pem"])
+        try run(["crl", "-in", "int.crl.pem", "-outform", "DER", "-out", "int.crl.der"])
+    }
+
+    /// The bytes of a file of the PKI.
+    func bytes(_ path: String) throws -> [UInt8] { try Paths.bytes(path) }
+}
