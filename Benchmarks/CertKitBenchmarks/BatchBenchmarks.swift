@@ -88,10 +88,11 @@ struct BatchBenchmarks {
         }
 
         let arguments = ["evaluate", "--anchors", anchors, "--at", "2030-06-01", "--batch", "-"]
-        func batch(_ jobs: Int) -> () -> Void {
-            {
+        func batch(_ jobs: Int, secondOpinion: Bool = true) -> () -> Void {
+            let options = ["--jobs", "\(jobs)"] + (secondOpinion ? [] : ["--second-opinion", "off"])
+            return {
                 _ = CertKitCommand.run(
-                    arguments: arguments + ["--jobs", "\(jobs)"], stdin: MemorySource(input), stdout: CountingSink(),
+                    arguments: arguments + options, stdin: MemorySource(input), stdout: CountingSink(),
                     stderr: CountingSink())
             }
         }
@@ -115,6 +116,8 @@ struct BatchBenchmarks {
             ("certkit library: parse + evaluate", library),
             ("certkit --batch --jobs 1", batch(1)),
             ("certkit --batch --jobs 2", batch(2)),
+            ("certkit --batch --jobs 1 --second-opinion off", batch(1, secondOpinion: false)),
+            ("certkit --batch --jobs 2 --second-opinion off", batch(2, secondOpinion: false)),
         ]
         var wall = cases.map { _ in [Double]() }, cpu = cases.map { _ in [Double]() }
         for _ in 0..<repetitions {
@@ -144,6 +147,9 @@ struct BatchBenchmarks {
         emit(String(format: "  batch CPU per chain: raw C %.0f µs, library %.0f µs (%.2f× raw), --jobs 1 %.0f µs (%.2f× raw), --jobs 2 %.0f µs",
                     cpuRows[0].usPerOp, cpuRows[2].usPerOp, cpuRows[2].usPerOp / cpuRows[0].usPerOp, cpuRows[3].usPerOp,
                     cpuRows[3].usPerOp / cpuRows[0].usPerOp, cpuRows[4].usPerOp))
+        let oneOff = rows[5], twoOff = rows[6]
+        emit(String(format: "  batch, --second-opinion off (certkit's checks alone): --jobs 1 %.0f chains/s = %.2f× the raw C loop; --jobs 2 %.0f chains/s = %.2f× its --jobs 1",
+                    oneOff.opsPerS, oneOff.opsPerS / raw.opsPerS, twoOff.opsPerS, twoOff.opsPerS / oneOff.opsPerS))
         if memoryChains > 0 { runMemory(lines: lines, anchors: anchors) }
     }
 

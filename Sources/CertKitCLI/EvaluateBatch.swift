@@ -23,7 +23,11 @@ enum EvaluateBatch {
         let network = options.network ? NetworkAccess(fetcher: HTTPFetcher()) : nil
         let evaluator = LineEvaluator(
             template: template, arguments: arguments, policy: options.policy,
-            evaluators: names.map { TrustEvaluator(backend: context.registry.backend(named: $0)!, network: network) })
+            evaluators: names.map {
+                TrustEvaluator(
+                    backend: context.registry.backend(named: $0)!, configuration: options.evaluatorConfiguration,
+                    network: network)
+            })
         let progress = BatchProgress.make(context: context, input: batch.input, noun: "chains")
         let pipeline = BatchPipeline(jobs: batch.jobs, output: context.stdout, progress: progress) { job in
             evaluator.outcome(job)

@@ -43,6 +43,8 @@ enum EvaluateCommand: Command {
         .value("revocation", "off|crl|ocsp|any", "which revocation sources to use (default any: every one given)"),
         .flag("require-revocation",
               "every certificate below the anchor needs a valid answer that it is not revoked (else RevocationResponseRequired)"),
+        .value("second-opinion", "on|off",
+               "on (default): the backend's library also verifies every candidate path, a second opinion that can only add failures; off: certkit's own checks decide alone (faster; see Docs/TrustModel.md)"),
         .value("pin", "sha256/BASE64", repeatable: true, "SPKI SHA-256 pins; the leaf or a CA must match one"),
         .value("exceptions", "FILE", "exceptions saved by an earlier --save-exceptions"),
         .value("save-exceptions", "FILE", "after a recoverable failure, save exceptions that accept it"),
@@ -88,7 +90,10 @@ enum EvaluateCommand: Command {
         // One network cache for every backend's evaluator: each URL is fetched once per run while fresh.
         let network = options.network ? NetworkAccess(fetcher: HTTPFetcher()) : nil
         let reports = names.map { name in
-            TrustEvaluator(backend: context.registry.backend(named: name)!, network: network).evaluate(evaluation)
+            TrustEvaluator(
+                backend: context.registry.backend(named: name)!, configuration: options.evaluatorConfiguration,
+                network: network
+            ).evaluate(evaluation)
         }
         let agree = BackendComparison.agree(reports)
         if agree {

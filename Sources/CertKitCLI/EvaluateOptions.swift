@@ -33,6 +33,13 @@ struct EvaluateOptions {
     var saveExceptions: String?
     var backend: BackendChoice
     var json: Bool
+    /// `--second-opinion on|off`: whether the backend's library also verifies each candidate path (default on).
+    var secondOpinion: Bool
+
+    /// The evaluator's configuration: no result cache (each run evaluates), the second opinion as chosen.
+    var evaluatorConfiguration: TrustEvaluator.Configuration {
+        TrustEvaluator.Configuration(librarySecondOpinion: secondOpinion)
+    }
 
 
     /// Validates `arguments`.
@@ -83,6 +90,11 @@ struct EvaluateOptions {
         exceptions = arguments.value("exceptions")
         saveExceptions = arguments.value("save-exceptions")
         json = arguments.has("json")
+        switch arguments.value("second-opinion") {
+        case nil, "on"?: secondOpinion = true
+        case "off"?: secondOpinion = false
+        case let other?: throw .usage("--second-opinion must be on or off, not '\(other)'", command: command)
+        }
         if anchors.isEmpty, !systemRoots, alwaysTrust.isEmpty, !useTrustStore {
             throw .usage("--anchors FILE is required (or --system-roots, --always-trust FILE or --trust-store)", command: command)
         }

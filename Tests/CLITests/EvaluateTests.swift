@@ -145,6 +145,7 @@ struct EvaluateOptionTests {
         ["evaluate", "--backend", "wolfssl"] + anchors + [chain],
         ["evaluate", "--json", "--json"] + anchors + [chain],
         ["evaluate", "--anchors", "-", "-"],
+        ["evaluate", "--second-opinion", "maybe"] + anchors + [chain],
     ])
     func usageErrors(arguments: [String]) {
         let result = certkit(arguments)
@@ -192,6 +193,29 @@ struct EvaluateOptionTests {
                             "--email", "v@a.example", "--profile", "webpki"])
             == .sslClient(identities: [.dnsName("a.example"), .ipAddress([10, 0, 0, 1]), .email("u@a.example"),
                                        .email("v@a.example")], profile: .webpki))
+    }
+
+    @Test("--second-opinion: on by default, off turns the library's path verdict off; verdicts stay the same")
+    func secondOpinion() throws {
+        func configuration(_ arguments: [String]) throws -> TrustEvaluator.Configuration {
+            let parsed = try ArgumentParser.parse(
+                arguments + Self.anchors + [Self.chain], options: EvaluateCommand.options, command: "evaluate")
+            return try EvaluateOptions(parsed, registry: .standard).evaluatorConfiguration
+        }
+        #expect(try configuration([]).librarySecondOpinion)
+        #expect(try configuration(["--second-opinion", "on"]).librarySecondOpinion)
+        #expect(try !configuration(["--second-opinion", "off"]).librarySecondOpinion)
+        #expect(try !configuration(["--second-opinion", "off"]).resultCacheEnabled)
+        // A trusted chain, an expired one and a wrong host: the same documents with and without it, on both backends.
+        for (chain, host) in [("server-chain.pem", "localhost"), ("expired.pem", "localhost"), ("wrong-host.pem", "localhost")] {
+            let common = ["evaluate", "--json", "--backend", "both", "--at", "2030-06-01", "--host", host, "--intermediates",
+                          Paths.sample("intermediate-ca.pem")] + Self.anchors + [Paths.sample(chain)]
+            let on = certkit(common)
+            let off = certkit(common.dropLast() + ["--second-opinion", "off", Paths.sample(chain)])
+            #expect(on.code == off.code, "\(chain)")
+            #expect(on.stdout == off.stdout, "\(chain)")
+            #expect(!on.stdout.isEmpty)
+        }
     }
 
     @Test("--max-depth counts intermediates: 0 accepts a leaf issued by the anchor")
