@@ -17,7 +17,7 @@ struct NetworkDeadlineTests {
         return limits
     }
 
-    @Test("an OCSP responder that trickles: the fetch ends at the deadline, the next is refused, RevocationResponseRequired",
+    @Test("a trickling OCSP responder: the fetch ends at the deadline, the next is refused, RevocationResponseRequired",
           arguments: BackendRegistry.standard.names)
     func tricklingResponder(backend: String) throws {
         let server = try LoopbackHTTPServer(routes: ["/ocsp/*": .trickle])

@@ -6,8 +6,13 @@ import Testing
 /// `--ocsp-response` on the command line (every line), on both backends. Fixtures: Scripts/make-ocsp-fixtures.sh.
 @Suite("evaluate --batch: OCSP responses per line")
 struct OCSPBatchTests {
-    static func base64(_ name: String) throws -> String { Data(try Paths.bytes(OCSPTests.file(name))).base64EncodedString() }
-    static func pem(_ name: String) throws -> String { String(decoding: try Paths.bytes(OCSPTests.file(name)), as: UTF8.self) }
+    static func base64(_ name: String) throws -> String {
+        Data(try Paths.bytes(OCSPTests.file(name))).base64EncodedString()
+    }
+
+    static func pem(_ name: String) throws -> String {
+        String(decoding: try Paths.bytes(OCSPTests.file(name)), as: UTF8.self)
+    }
 
     static func line(_ id: String, _ leaf: String, ocsp: Any?) throws -> String {
         var object: [String: Any] = ["id": id, "chain": [try pem(leaf)]]
