@@ -95,7 +95,9 @@ let package = Package(
             name: "ConformanceTests",
             dependencies: ["CertKit", "CertKitOpenSSL", "CertKitBackends", "CertKitCLI", "CertKitTestSupport"]
         ),
-        .testTarget(name: "CLITests", dependencies: ["CertKitCLI", "CertKit", "CertKitBackends", "CertKitTestSupport"]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["CertKitCLI", "CertKit", "CertKitBackends", "CertKitSockets", "CertKitTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

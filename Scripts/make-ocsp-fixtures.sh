@@ -23,7 +23,7 @@ subjectKeyIdentifier = hash
 [leaf]
 basicConstraints = critical, CA:FALSE
 keyUsage = critical, digitalSignature
-extendedKeyUsage = serverAuth
+extendedKeyUsage = serverAuth, clientAuth
 subjectAltName = DNS:leaf.example
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid

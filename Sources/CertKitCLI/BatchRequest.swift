@@ -161,6 +161,26 @@ struct BatchRequest {
         }
         return date
     }
+
+    /// The `ocsp` member: OCSP responses (each the base64 of its DER), as a TLS server stapled them for this line's
+    /// chain; a string or an array of strings; empty when absent. One that does not decode is an error for the line,
+    /// as `--ocsp-response` with such a file is.
+    func ocspResponses() throws(BatchLineError) -> [OCSPResponse] {
+        guard let texts = try strings("ocsp") else { return [] }
+        var responses: [OCSPResponse] = []
+        for (position, text) in texts.enumerated() {
+            guard let der = Self.base64(text) else {
+                throw BatchLineError(code: .invalidValue, message: "ocsp[\(position)] is not base64")
+            }
+            do {
+                responses.append(try OCSPResponse(derEncoded: der))
+            } catch {
+                throw BatchLineError(
+                    code: .invalidValue, message: "ocsp[\(position)] is not an OCSP response: \(error.message)")
+            }
+        }
+        return responses
+    }
 }
 
 /// An error line: the line's id (null when unknown) and what is wrong.

@@ -5,7 +5,7 @@ import Foundation
 /// `certkit evaluate --batch`: many chains against one prepared set of anchors, settings and CRLs.
 enum EvaluateBatch {
     /// The keys of an input line besides `id`.
-    static let keys = ["chain", "host", "ip", "email", "policy", "profile", "at"]
+    static let keys = ["chain", "host", "ip", "email", "policy", "profile", "at", "ocsp"]
 
     static func run(
         _ batch: BatchOptions, options: EvaluateOptions, arguments: ParsedArguments, context: CommandContext
@@ -62,6 +62,9 @@ enum EvaluateBatch {
             let policy = try self.policy(request)
             let date = try request.date()
             evaluation.certificates = try request.chain()
+            // A line's stapled responses join the command line's --ocsp-response ones (each answers only for the
+            // certificate its certID names).
+            evaluation.ocspResponses += try request.ocspResponses()
             if let policy { evaluation.policies = [policy] }
             if let date { evaluation.verifyDate = date }
             let reports = evaluators.map { $0.evaluate(evaluation) }

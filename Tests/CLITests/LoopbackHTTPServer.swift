@@ -2,8 +2,9 @@ import Dispatch
 import Foundation
 import Glibc
 
-/// A small HTTP/1.0 server on 127.0.0.1 for the network tests: it answers each path from a table and records
-/// every connection it accepts (so a test can prove that none was made). It serves until `stop()` or deinit.
+/// A small HTTP/1.0 server on 127.0.0.1 for the network and download tests: it answers each path from a table (a
+/// key ending in `*` answers every path with that prefix) and records every connection it accepts (so a test can
+/// prove that none was made). It serves until `stop()` or deinit.
 ///
 /// The serving thread holds only the listener and the shared ``State`` (never the server), so releasing the server
 /// stops it. `@unchecked Sendable`: the mutable state is guarded by its lock; the rest are constants.
@@ -16,6 +17,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         case raw([UInt8])
         /// Read the request, then never answer (the client must time out).
         case silent
+        /// Read the request, then send a 200 head announcing a large body and one byte of it every 100 ms until
+        /// the server stops (the client's deadline, not an idle timeout, must end the fetch).
+        case trickle
     }
 
     /// What the server and its thread share, behind `lock`.
@@ -78,11 +82,16 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             let reply = state.lock.withLock { () -> Reply? in
                 state.accepted += 1
                 state.paths.append(path)
-                return state.routes[path]
+                return state.routes[path] ?? state.routes.first { key, _ in
+                    key.hasSuffix("*") && path.hasPrefix(key.dropLast())
+                }?.value
             }
             switch reply {
             case .silent?:
                 state.lock.withLock { state.held.append(client) }
+                continue
+            case .trickle?:
+                Thread.detachNewThread { trickle(to: client, state: state) }
                 continue
             case .raw(let bytes)?:
                 send(bytes, to: client)
@@ -94,6 +103,15 @@ final class LoopbackHTTPServer: @unchecked Sendable {
                 send(Array("HTTP/1.0 404 Not Found\r\nContent-Length: 0\r\n\r\n".utf8), to: client)
             }
             close(client)
+        }
+    }
+
+    /// Sends a head and then a byte every 100 ms until the server stops or the client goes; closes the client.
+    private static func trickle(to client: Int32, state: State) {
+        defer { close(client) }
+        guard send(Array("HTTP/1.0 200 OK\r\nContent-Length: 1000000\r\n\r\n".utf8), to: client) else { return }
+        while !state.lock.withLock({ state.stopped }), send([0x30], to: client) {
+            usleep(100_000)
         }
     }
 
@@ -115,7 +133,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         return parts.count >= 2 ? String(parts[1]) : ""
     }
 
-    private static func send(_ bytes: [UInt8], to client: Int32) {
-        _ = bytes.withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    /// Sends `bytes`; false when the client is gone.
+    @discardableResult
+    private static func send(_ bytes: [UInt8], to client: Int32) -> Bool {
+        bytes.withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 }

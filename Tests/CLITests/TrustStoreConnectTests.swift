@@ -1,52 +1,6 @@
 import CertKit
-import Dispatch
 import Foundation
-import Glibc
 import Testing
-
-/// A minimal HTTP/1.0 server on 127.0.0.1 for the download tests: answers `GET /<name>` with the bytes registered
-/// for that name (200), anything else with 404, and `/redirect/<name>` with a 302 to `/<name>`. Its thread stops
-/// after `connections` requests or 30 seconds.
-final class HTTPFileServer {
-    private let loop: LoopbackAcceptLoop
-    var port: UInt16 { loop.port }
-
-    init(files: [String: [UInt8]], connections: Int) throws {
-        loop = try LoopbackAcceptLoop(connections: connections, seconds: 30) { client in Self.serve(client, files: files) }
-    }
-
-    private static func serve(_ client: Int32, files: [String: [UInt8]]) {
-        var request: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !String(decoding: request, as: UTF8.self).contains("\r\n\r\n") {
-            var entry = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
-            guard poll(&entry, 1, 5_000) > 0 else { return }
-            let count = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { return }
-            request += buffer[0..<count]
-        }
-        let line = String(decoding: request, as: UTF8.self).split(separator: "\r\n").first ?? ""
-        let parts = line.split(separator: " ")
-        let path = parts.count > 1 ? String(parts[1]) : "/"
-        var response: [UInt8]
-        if path.hasPrefix("/redirect/") {
-            response = Array("HTTP/1.0 302 Found\r\nLocation: /\(path.dropFirst("/redirect/".count))\r\n\r\n".utf8)
-        } else if let body = files[String(path.dropFirst())] {
-            response = Array("HTTP/1.0 200 OK\r\nContent-Type: application/pkix-cert\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
-        } else {
-            response = Array("HTTP/1.0 404 Not Found\r\nContent-Length: 0\r\n\r\n".utf8)
-        }
-        var sent = 0
-        while sent < response.count {
-            let count = response.withUnsafeBytes { send(client, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { return }
-            sent += count
-        }
-    }
-
-    /// Waits (at most 35 seconds) for the serving thread to end.
-    func finish() { loop.finish() }
-}
 
 /// The seeds' flow, end to end: a CA's root certificate downloaded from a loopback HTTP server with
 /// `certkit trust add URL --sha256 …`, then `certkit connect --trust-store` to TLS servers under that root.
@@ -65,9 +19,12 @@ struct TrustStoreConnectTests {
         let store = directory.file("store")
         let der = try Self.rootDER()
         let digest = try TrustFixtures.sha256(Self.sample("root-ca.pem"))
-        let http = try HTTPFileServer(files: ["root.der": der, "root.pem": Array(PEM.encode(der).utf8)], connections: 5)
-        defer { http.finish() }
-        let base = "http://127.0.0.1:\(http.port)"
+        let http = try LoopbackHTTPServer(routes: [
+            "/root.der": .body(der), "/root.pem": .body(Array(PEM.encode(der).utf8)),
+            "/redirect/root.pem": .raw(Array("HTTP/1.0 302 Found\r\nLocation: /root.pem\r\n\r\n".utf8)),
+        ])
+        defer { http.stop() }
+        let base = http.base
 
         // A wrong fingerprint is refused and nothing is stored; a 404 is an input error.
         let wrong = certkit(["trust", "add", "--store", store, "--sha256", String(repeating: "0", count: 64), "\(base)/root.der"])

@@ -20,6 +20,11 @@ import Foundation
 /// let report = trust.evaluate(presentedDER: chainFromTheHandshake)
 /// guard report.isTrusted else { /* send an alert and close */ }
 /// ```
+///
+/// Revocation beyond ``crls`` works as in ``ServerTrust``: a client that staples an OCSP response (TLS 1.3
+/// status_request in the CertificateRequest) has it passed to ``evaluate(presentedDER:stapledOCSPResponse:)``;
+/// ``requireRevocation``, ``networkFetchAllowed`` (with an evaluator created with ``NetworkAccess``) and
+/// ``revocationMode`` are the `SecTrust` settings of the same names.
 public struct ClientTrust: Sendable {
     /// The certificates trusted as anchors for client certificates (usually the organisation's client CA).
     public var anchors: [Certificate]
@@ -40,6 +45,14 @@ public struct ClientTrust: Sendable {
     public var pins: [SPKIPin]
     /// The verification time; nil means now.
     public var verifyDate: Date?
+    /// Which revocation sources are used: ``RevocationMode/any`` (the default) uses whatever is given or fetched.
+    public var revocationMode: RevocationMode = .any
+    /// Apple's `kSecRevocationRequirePositiveResponse`: a chain whose certificates below the anchor lack a valid
+    /// answer that they are not revoked fails with `RevocationResponseRequired`. False by default.
+    public var requireRevocation = false
+    /// `SecTrustSetNetworkFetchAllowed`: when true and the evaluator was created with ``NetworkAccess``, missing
+    /// intermediates and revocation answers are fetched over `http://`. False by default: the decision stays offline.
+    public var networkFetchAllowed = false
 
     private let evaluateBody: @Sendable (TrustEvaluation) -> TrustReport
 
@@ -63,32 +76,50 @@ public struct ClientTrust: Sendable {
 
     /// The evaluation this decision makes for `presentedChain` (leaf first) under the SSL client policy.
     public func evaluation(presentedChain: [Certificate]) -> TrustEvaluation {
+        evaluation(presentedChain: presentedChain, stapledOCSPResponse: nil)
+    }
+
+    /// Like ``evaluation(presentedChain:)``, with the OCSP response the client stapled (if any) and this
+    /// decision's revocation settings.
+    public func evaluation(presentedChain: [Certificate], stapledOCSPResponse: OCSPResponse?) -> TrustEvaluation {
         TrustEvaluation(
             certificates: presentedChain, policies: [.sslClient(identities: expectedIdentities, profile: profile)],
             anchors: anchors, anchorsOnly: anchorsOnly, verifyDate: verifyDate, trustSettings: trustSettings,
-            crls: crls, pins: pins, additionalIntermediates: intermediates)
+            crls: crls, pins: pins, additionalIntermediates: intermediates,
+            ocspResponses: stapledOCSPResponse.map { [$0] } ?? [], revocationMode: revocationMode,
+            requireRevocation: requireRevocation, networkFetchAllowed: networkFetchAllowed)
     }
 
     /// Decides whether to trust the chain a client presented. An empty chain (the client sent no certificate)
     /// is never trusted.
     public func evaluate(presentedChain: [Certificate]) -> TrustReport {
-        evaluateBody(evaluation(presentedChain: presentedChain))
+        evaluate(presentedChain: presentedChain, stapledOCSPResponse: nil)
+    }
+
+    /// Like ``evaluate(presentedChain:)``, checking revocation against the OCSP response the client stapled; the
+    /// core validates it before use.
+    public func evaluate(presentedChain: [Certificate], stapledOCSPResponse: OCSPResponse?) -> TrustReport {
+        evaluateBody(evaluation(presentedChain: presentedChain, stapledOCSPResponse: stapledOCSPResponse))
     }
 
     /// Like ``evaluate(presentedChain:)`` with the chain as the TLS library gives it: DER, leaf first. A
     /// certificate that does not decode makes the result `otherError`, with the reason in the report's error.
     public func evaluate(presentedDER: [[UInt8]]) -> TrustReport {
+        evaluate(presentedDER: presentedDER, stapledOCSPResponse: nil)
+    }
+
+    /// Like ``evaluate(presentedDER:)`` with the OCSP response the client stapled, as DER (nil: none). A response
+    /// that does not decode is no answer, and the report's notes say why.
+    public func evaluate(presentedDER: [[UInt8]], stapledOCSPResponse: [UInt8]?) -> TrustReport {
+        let chain: [Certificate]
         do {
-            return evaluate(presentedChain: try PresentedChain.decode(presentedDER))
+            chain = try PresentedChain.decode(presentedDER)
         } catch {
-            let decoded = error.decoded
-            return TrustReport(
-                result: .otherError, chain: decoded, checks: decoded.map { _ in [] },
-                error: TrustError(
-                    check: .backendError, certificateIndex: error.index, message: error.description,
-                    rule: TrustRules.backendError),
-                backend: "certkit", policy: evaluation(presentedChain: []).policies[0],
-                verifyDate: verifyDate ?? Date(), pathsTried: 0, notes: [error.description])
+            return error.report(policy: evaluation(presentedChain: []).policies[0], verifyDate: verifyDate)
         }
+        let stapled = StapledOCSPResponse(der: stapledOCSPResponse)
+        var report = evaluate(presentedChain: chain, stapledOCSPResponse: stapled.response)
+        report.notes += stapled.notes
+        return report
     }
 }

@@ -29,6 +29,20 @@ import Foundation
 /// `SSL_get_peer_cert_chain` / `gnutls_certificate_get_peers` as DER and call ``evaluate(presentedDER:host:)``
 /// before sending anything. (`certkit connect` and `Samples/PinnedClient` do exactly this.)
 ///
+/// Revocation, as `SecTrustSetOCSPResponse` and `SecTrustSetNetworkFetchAllowed` do it: ask the TLS library for a
+/// stapled OCSP response (status_request: `SSL_set_tlsext_status_type` then `SSL_get_tlsext_status_ocsp_resp`;
+/// `gnutls_ocsp_status_request_enable_client` then `gnutls_ocsp_status_request_get`) and pass its DER to
+/// ``evaluate(presentedDER:host:stapledOCSPResponse:)``. The core validates it (signer, certID, freshness at the
+/// verify date); a revoked answer makes the chain fail with `Revocation`, one that does not validate or decode is
+/// no answer (a note says why). Set ``requireRevocation`` to fail every chain without a positive answer
+/// (`RevocationResponseRequired`), ``networkFetchAllowed`` to let an evaluator created with ``NetworkAccess`` fetch
+/// missing intermediates and revocation answers over `http://`, and ``revocationMode`` to choose the sources.
+/// ```swift
+/// var trust = ServerTrust(evaluator: TrustEvaluator(backend: OpenSSLBackend()), anchors: root)
+/// trust.requireRevocation = true
+/// let report = trust.evaluate(presentedDER: der, host: host, stapledOCSPResponse: stapledDER)
+/// ```
+///
 /// The exceptions flow, as `SecTrustCopyExceptions` / `SecTrustSetExceptions`: after a
 /// `recoverableTrustFailure` the user may accept the certificate; keep ``TrustReport/exceptions`` (it serializes
 /// with ``TrustExceptions/jsonData()``), set it as ``exceptions`` next time, and the same certificate with the
@@ -48,6 +62,15 @@ public struct ServerTrust: Sendable {
     public var exceptions: TrustExceptions?
     /// The verification time; nil means now.
     public var verifyDate: Date?
+    /// Which revocation sources are used: ``RevocationMode/any`` (the default) uses whatever is given or fetched.
+    public var revocationMode: RevocationMode = .any
+    /// Apple's `kSecRevocationRequirePositiveResponse`: a chain whose certificates below the anchor lack a valid
+    /// answer that they are not revoked fails with `RevocationResponseRequired`. False by default.
+    public var requireRevocation = false
+    /// `SecTrustSetNetworkFetchAllowed`: when true and the evaluator was created with ``NetworkAccess``, missing
+    /// intermediates (AIA caIssuers) and revocation answers (OCSP, CRL distribution points) are fetched over
+    /// `http://`. False by default: the decision stays offline.
+    public var networkFetchAllowed = false
 
     private let evaluateBody: @Sendable (TrustEvaluation) -> TrustReport
 
@@ -92,36 +115,56 @@ public struct ServerTrust: Sendable {
     /// The evaluation this decision makes for `presentedChain` (leaf first) and `host` under the SSL server
     /// policy; `host` may be a DNS name or an IP literal (brackets allowed), nil skips the name check.
     public func evaluation(presentedChain: [Certificate], host: String?) -> TrustEvaluation {
+        evaluation(presentedChain: presentedChain, host: host, stapledOCSPResponse: nil)
+    }
+
+    /// Like ``evaluation(presentedChain:host:)``, with the OCSP response the server stapled (if any) and this
+    /// decision's revocation settings.
+    public func evaluation(
+        presentedChain: [Certificate], host: String?, stapledOCSPResponse: OCSPResponse?
+    ) -> TrustEvaluation {
         TrustEvaluation(
             certificates: presentedChain,
             policies: [.ssl(server: true, name: host.map { PeerName.parse(Self.unbracketed($0)) }, profile: profile)],
             anchors: anchors, anchorsOnly: anchorsOnly, verifyDate: verifyDate, exceptions: exceptions, pins: pins,
-            additionalIntermediates: intermediates)
+            additionalIntermediates: intermediates, ocspResponses: stapledOCSPResponse.map { [$0] } ?? [],
+            revocationMode: revocationMode, requireRevocation: requireRevocation,
+            networkFetchAllowed: networkFetchAllowed)
     }
 
     /// Decides whether to trust the chain a server presented for `host`. Call it from the TLS library's
     /// verification hook; proceed only when the report is trusted.
     public func evaluate(presentedChain: [Certificate], host: String?) -> TrustReport {
-        evaluateBody(evaluation(presentedChain: presentedChain, host: host))
+        evaluate(presentedChain: presentedChain, host: host, stapledOCSPResponse: nil)
+    }
+
+    /// Like ``evaluate(presentedChain:host:)``, checking revocation against the OCSP response the server stapled
+    /// (`SecTrustSetOCSPResponse`); the core validates it before use.
+    public func evaluate(
+        presentedChain: [Certificate], host: String?, stapledOCSPResponse: OCSPResponse?
+    ) -> TrustReport {
+        evaluateBody(evaluation(presentedChain: presentedChain, host: host, stapledOCSPResponse: stapledOCSPResponse))
     }
 
     /// Like ``evaluate(presentedChain:host:)`` with the chain as the TLS library gives it: DER, leaf first.
     /// A certificate that does not decode makes the result `otherError`, with the reason in the report's error.
     public func evaluate(presentedDER: [[UInt8]], host: String?) -> TrustReport {
+        evaluate(presentedDER: presentedDER, host: host, stapledOCSPResponse: nil)
+    }
+
+    /// Like ``evaluate(presentedDER:host:)`` with the OCSP response the server stapled, as DER as the TLS library
+    /// gives it (nil: none). A response that does not decode is no answer, and the report's notes say why.
+    public func evaluate(presentedDER: [[UInt8]], host: String?, stapledOCSPResponse: [UInt8]?) -> TrustReport {
         let chain: [Certificate]
         do {
             chain = try PresentedChain.decode(presentedDER)
         } catch {
-            let decoded = error.decoded
-            return TrustReport(
-                result: .otherError, chain: decoded, checks: decoded.map { _ in [] },
-                error: TrustError(
-                    check: .backendError, certificateIndex: error.index, message: error.description,
-                    rule: TrustRules.backendError),
-                backend: "certkit", policy: evaluation(presentedChain: [], host: host).policies[0],
-                verifyDate: verifyDate ?? Date(), pathsTried: 0, notes: [error.description])
+            return error.report(policy: evaluation(presentedChain: [], host: host).policies[0], verifyDate: verifyDate)
         }
-        return evaluate(presentedChain: chain, host: host)
+        let stapled = StapledOCSPResponse(der: stapledOCSPResponse)
+        var report = evaluate(presentedChain: chain, host: host, stapledOCSPResponse: stapled.response)
+        report.notes += stapled.notes
+        return report
     }
 
     private static func unbracketed(_ host: String) -> String {
