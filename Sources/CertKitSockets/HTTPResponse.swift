@@ -36,6 +36,7 @@ package struct HTTPResponse {
         if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
             body = try Self.dechunk(body, sizeLimit: sizeLimit)
         } else if let length = headers["content-length"].flatMap({ Int($0) }) {
+            guard length >= 0 else { throw NetworkFetchError("malformed Content-Length") }
             guard length <= sizeLimit else { throw NetworkFetchError("the body is larger than \(sizeLimit) bytes") }
             guard body.count >= length else {
                 throw NetworkFetchError("the download ended after \(body.count) of \(length) bytes")
