@@ -5,8 +5,8 @@ import Foundation
 /// A response answers for a certificate when one of its SingleResponses' certID names it (serial number, and the
 /// SHA-1 or SHA-256 of its issuer's name and key, hashed by the backend). The answer is used only when the
 /// response is `successful`, signed with an allowlisted algorithm by the issuer itself or by a delegated
-/// responder — a certificate the response carries, issued and signed by the issuer, with the OCSPSigning EKU,
-/// valid at the verify date — named by the responderID; with no critical extension certkit does not implement;
+/// responder — a certificate the response carries, issued and signed by the issuer, with the OCSPSigning EKU, not
+/// a CA certificate, valid at the verify date — named by the responderID; with no critical extension certkit does not implement;
 /// and thisUpdate ≤ date ≤ nextUpdate (an answer without nextUpdate holds for ``lifetimeWithoutNextUpdate``
 /// after thisUpdate).
 struct OCSPResponseCheck {
@@ -107,6 +107,11 @@ struct OCSPResponseCheck {
         guard responder.issuer.matches(issuer.subject) else { return "the responder certificate is not issued by the issuer" }
         guard responder.extensions.extendedKeyUsage?.contains(ExtendedKeyUsageOID.ocspSigning) == true else {
             return "the responder certificate lacks the OCSPSigning extended key usage"
+        }
+        // A CA certificate is never a delegated responder (as mozilla::pkix): a sub-CA whose EKU happens to list
+        // OCSPSigning would otherwise answer for every sibling its issuer certified.
+        guard responder.extensions.basicConstraints?.isCA != true else {
+            return "the responder certificate is a CA certificate"
         }
         guard responder.notBefore <= date, date <= responder.notAfter else {
             return "the responder certificate is not valid at the verify date"
