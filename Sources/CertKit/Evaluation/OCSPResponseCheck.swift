@@ -6,7 +6,7 @@ import Foundation
 /// SHA-1 or SHA-256 of its issuer's name and key, hashed by the backend). The answer is used only when the
 /// response is `successful`, signed with an allowlisted algorithm by the issuer itself or by a delegated
 /// responder — a certificate the response carries, issued and signed by the issuer, with the OCSPSigning EKU, not
-/// a CA certificate, valid at the verify date — named by the responderID; with no critical extension certkit does not implement;
+/// a CA certificate, valid at the verify date — named by the responderID (the first certificate it names); with no critical extension certkit does not implement;
 /// and thisUpdate ≤ date ≤ nextUpdate (an answer without nextUpdate holds for ``lifetimeWithoutNextUpdate``
 /// after thisUpdate).
 struct OCSPResponseCheck {
@@ -79,17 +79,13 @@ struct OCSPResponseCheck {
             return try PathSignatureCheck.verify(input, libraryDigest: .unknown, backend: backend).map { "signature: \($0)" }
         }
         if try names(basic.responderID, issuer) { return try verify(with: issuer.publicKey) }
-        var reasons: [String] = []
+        // Only the first certificate the responderID names is the responder: trying every look-alike would cost
+        // two signature verifications each.
         for responder in basic.certificates where try names(basic.responderID, responder) {
-            if let problem = try delegationProblem(responder, issuer: issuer, at: date) {
-                reasons.append(problem)
-            } else if let problem = try verify(with: responder.publicKey) {
-                reasons.append(problem)
-            } else {
-                return nil
-            }
+            if let problem = try delegationProblem(responder, issuer: issuer, at: date) { return problem }
+            return try verify(with: responder.publicKey)
         }
-        return reasons.first ?? "signed by neither the issuer nor a responder certificate the response carries"
+        return "signed by neither the issuer nor a responder certificate the response carries"
     }
 
     /// True when `id` names `certificate` (its subject, or the SHA-1 of its key's bits).
