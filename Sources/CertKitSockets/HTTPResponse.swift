@@ -87,7 +87,7 @@ package struct HTTPResponse {
     private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
         guard haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
         for index in start...(haystack.count - needle.count) where haystack[index] == needle[0] {
-            if Array(haystack[index..<index + needle.count]) == needle { return index }
+            if haystack[index..<index + needle.count].elementsEqual(needle) { return index }
         }
         return nil
     }
