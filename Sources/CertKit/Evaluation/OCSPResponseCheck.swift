@@ -6,7 +6,7 @@ import Foundation
 /// SHA-1 or SHA-256 of its issuer's name and key, hashed by the backend). The answer is used only when the
 /// response is `successful`, signed with an allowlisted algorithm by the issuer itself or by a delegated
 /// responder — a certificate the response carries, issued and signed by the issuer, with the OCSPSigning EKU, not
-/// a CA certificate, valid at the verify date — named by the responderID (the first certificate it names); with no critical extension certkit does not implement;
+/// a CA certificate, without an unknown critical, repeated or malformed extension, valid at the verify date — named by the responderID (the first certificate it names); with no critical extension certkit does not implement;
 /// and thisUpdate ≤ date ≤ nextUpdate (an answer without nextUpdate holds for ``lifetimeWithoutNextUpdate``
 /// after thisUpdate).
 struct OCSPResponseCheck {
@@ -108,6 +108,11 @@ struct OCSPResponseCheck {
         // OCSPSigning would otherwise answer for every sibling its issuer certified.
         guard responder.extensions.basicConstraints?.isCA != true else {
             return "the responder certificate is a CA certificate"
+        }
+        // Like any certificate relied upon (RFC 5280 §4.2): nothing critical certkit does not implement.
+        let extensions = responder.extensions
+        guard extensions.unknownCritical.isEmpty, extensions.duplicates.isEmpty, extensions.malformed.isEmpty else {
+            return "the responder certificate has an unknown critical, repeated or malformed extension"
         }
         guard responder.notBefore <= date, date <= responder.notAfter else {
             return "the responder certificate is not valid at the verify date"
