@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Generates Tests/Fixtures/ocsp: a small PKI and OCSP responses made by `openssl ocsp` (good, revoked, unknown,
-# signed by a rogue key under the CA's name, by a delegated responder with and without the OCSPSigning EKU, a
-# stale one) plus a CRL, for the OCSP tests (Tests/CLITests/OCSPTests.swift). `openssl ocsp` stamps thisUpdate
+# signed by a rogue key under the CA's name, by a delegated responder with and without the OCSPSigning EKU, by
+# one that is a CA and by one with an unknown critical extension, a stale one) plus a CRL, for the OCSP tests (Tests/CLITests/OCSPTests.swift). `openssl ocsp` stamps thisUpdate
 # with the current time, so the script records a verify date one day later in verify-date.txt and one after
 # the responses' nextUpdate (30 days) in late-date.txt; the stale response has a nextUpdate one minute after thisUpdate.
 #   Scripts/make-ocsp-fixtures.sh      # ~2 s; needs the openssl CLI (3.0+)
@@ -33,6 +33,19 @@ keyUsage = critical, digitalSignature
 extendedKeyUsage = OCSPSigning
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid
+[responder_ca]
+basicConstraints = critical, CA:TRUE
+keyUsage = critical, digitalSignature, keyCertSign
+extendedKeyUsage = OCSPSigning
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+[responder_critical]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature
+extendedKeyUsage = OCSPSigning
+1.3.6.1.4.1.55555.1 = critical, ASN1:NULL
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
 [responder_no_eku]
 basicConstraints = critical, CA:FALSE
 keyUsage = critical, digitalSignature
@@ -61,6 +74,8 @@ issue leaf-revoked "/CN=leaf.example" leaf
 issue leaf-unknown "/CN=leaf.example" leaf
 issue responder "/CN=OCSP Responder" responder
 issue responder-no-eku "/CN=OCSP Responder" responder_no_eku
+issue responder-ca "/CN=OCSP Responder" responder_ca
+issue responder-critical "/CN=OCSP Responder" responder_critical
 
 # The index openssl ocsp and openssl ca read: good is valid, revoked is revoked; unknown is not listed.
 entry() {  # entry STATUS REVOKED-AT CERT
@@ -90,6 +105,8 @@ respond unknown.der leaf-unknown.pem ca.pem ca.key -ndays 30
 respond wrong-key.der leaf-good.pem rogue.pem rogue.key -ndays 30
 respond delegated.der leaf-good.pem responder.pem responder.key -ndays 30
 respond delegated-no-eku.der leaf-good.pem responder-no-eku.pem responder-no-eku.key -ndays 30
+respond delegated-ca.der leaf-good.pem responder-ca.pem responder-ca.key -ndays 30
+respond delegated-critical.der leaf-good.pem responder-critical.pem responder-critical.key -ndays 30
 respond delegated-revoked.der leaf-revoked.pem responder.pem responder.key -ndays 30
 respond stale.der leaf-good.pem ca.pem ca.key -nmin 1
 

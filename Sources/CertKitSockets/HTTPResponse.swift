@@ -36,6 +36,7 @@ package struct HTTPResponse {
         if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
             body = try Self.dechunk(body, sizeLimit: sizeLimit)
         } else if let length = headers["content-length"].flatMap({ Int($0) }) {
+            guard length >= 0 else { throw NetworkFetchError("malformed Content-Length") }
             guard length <= sizeLimit else { throw NetworkFetchError("the body is larger than \(sizeLimit) bytes") }
             guard body.count >= length else {
                 throw NetworkFetchError("the download ended after \(body.count) of \(length) bytes")
@@ -86,7 +87,7 @@ package struct HTTPResponse {
     private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
         guard haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
         for index in start...(haystack.count - needle.count) where haystack[index] == needle[0] {
-            if Array(haystack[index..<index + needle.count]) == needle { return index }
+            if haystack[index..<index + needle.count].elementsEqual(needle) { return index }
         }
         return nil
     }

@@ -53,7 +53,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     /// The base URL, `http://127.0.0.1:PORT`.
     var base: String { "http://127.0.0.1:\(port)" }
 
-    /// Sets the reply for `path`.
+    /// Sets the reply for `path` (with a final `*`: for every path that starts with the rest).
     func route(_ path: String, _ reply: Reply) { state.lock.withLock { state.routes[path] = reply } }
 
     /// How many connections were accepted so far.
@@ -82,8 +82,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             let reply = state.lock.withLock { () -> Reply? in
                 state.accepted += 1
                 state.paths.append(path)
-                return state.routes[path] ?? state.routes.first { key, _ in
-                    key.hasSuffix("*") && path.hasPrefix(key.dropLast())
+                // A route ending in `*` answers every path it prefixes (an OCSP GET carries its request in the path).
+                return state.routes[path] ?? state.routes.first { route, _ in
+                    route.hasSuffix("*") && path.hasPrefix(route.dropLast())
                 }?.value
             }
             switch reply {

@@ -79,7 +79,7 @@ struct NetworkFetchTests {
         #expect(server.requestedPaths.count == 3)
     }
 
-    @Test("failures: the URL down, an answer that is not HTTP, a 404, not a certificate, too large, a redirect to https, an unrelated certificate")
+    @Test("failures: the URL down, an answer that is not HTTP, a 404, not a certificate, too large, a negative Content-Length, a redirect to https, an unrelated certificate")
     func failures() throws {
         let server = try LoopbackHTTPServer()
         let downPort = try ConnectTestEnvironment.freePort()
@@ -90,6 +90,9 @@ struct NetworkFetchTests {
             ("\(server.base)/garbage", .body(Array("not a certificate".utf8)), nil, "not a certificate"),
             ("\(server.base)/huge", .body([UInt8](repeating: 0x41, count: 5 << 20)),
              "the body is larger than \(4 << 20) bytes", nil),  // Limits.maxFetchBytes
+            // A negative Content-Length once trapped (Array.prefix of a negative length): a crash, not a failed fetch.
+            ("\(server.base)/negative", .raw(Array("HTTP/1.0 200 OK\r\nContent-Length: -1\r\n\r\nabc".utf8)),
+             "malformed Content-Length", nil),
             ("\(server.base)/redirect", .raw(Array("HTTP/1.0 302 Found\r\nLocation: https://127.0.0.1:1/int.der\r\n\r\n".utf8)),
              "redirected to 'https://127.0.0.1:1/int.der', not an http:// URL", nil),
         ]

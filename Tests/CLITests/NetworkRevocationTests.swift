@@ -111,4 +111,21 @@ struct NetworkRevocationTests {
         // --revocation off fetched nothing.
         #expect(server.connections == 1)
     }
+
+    @Test("an OCSP `unknown` is no answer: the CRL of the distribution point is still fetched, and its revocation is fatal")
+    func unknownThenCRL() throws {
+        let server = try LoopbackHTTPServer()
+        let pki = try NetworkTestPKI(
+            leafIssuerURL: "http://127.0.0.1:1/unused", ocspURL: "\(server.base)/ocsp", crlURL: "\(server.base)/int.crl")
+        try pki.writeIntermediateDatabase(leafRevoked: true)
+        try pki.writeUnknownOCSPResponse()
+        server.route("/ocsp/*", .body(try pki.bytes(pki.directory.file("ocsp-unknown.der"))))
+        server.route("/int.crl", .body(try pki.bytes(pki.directory.file("int.crl.der"))))
+        let run = Self.evaluate(pki, [])
+        let (code, revocation) = try Self.leafRevocation(run)
+        #expect(code == 11, "\(run.stdoutText)")
+        #expect(revocation["outcome"] as? String == "revoked")
+        #expect(revocation["source"] as? String == "crlFetched")
+        #expect(server.requestedPaths.contains { $0.hasPrefix("/ocsp/") })
+    }
 }

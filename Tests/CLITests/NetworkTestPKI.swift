@@ -96,6 +96,15 @@ struct NetworkTestPKI {
         try run(["crl", "-in", "int.crl.pem", "-outform", "DER", "-out", "int.crl.der"])
     }
 
+    /// Writes `ocsp-unknown.der`: an OCSP response signed by the intermediate that answers `unknown` for the leaf
+    /// (made by `openssl ocsp` from a database that does not list it).
+    func writeUnknownOCSPResponse() throws {
+        try directory.write("empty-index.txt", [])
+        try run(["ocsp", "-issuer", "int.pem", "-cert", "leaf.pem", "-no_nonce", "-reqout", "leaf.req"])
+        try run(["ocsp", "-index", "empty-index.txt", "-CA", "int.pem", "-rsigner", "int.pem", "-rkey", "int.key",
+                 "-reqin", "leaf.req", "-respout", "ocsp-unknown.der", "-ndays", "1"])
+    }
+
     /// The bytes of a file of the PKI.
     func bytes(_ path: String) throws -> [UInt8] { try Paths.bytes(path) }
 }

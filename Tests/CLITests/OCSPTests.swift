@@ -76,6 +76,8 @@ struct OCSPTests {
           arguments: [
               ("wrong-key.der", "verify-date.txt"),  // signed by a rogue key under the CA's name
               ("delegated-no-eku.der", "verify-date.txt"),  // a responder certificate without OCSPSigning
+              ("delegated-ca.der", "verify-date.txt"),  // a responder certificate with OCSPSigning that is a CA
+              ("delegated-critical.der", "verify-date.txt"),  // a responder certificate with an unknown critical extension
               ("stale.der", "verify-date.txt"),  // nextUpdate has passed
               ("good.der", "late-date.txt"),  // expired: evaluated after its nextUpdate
           ])

@@ -82,4 +82,54 @@ struct OCSPResponseTests {
         let report = TrustEvaluator(backend: BackendRegistry.standard.entries[0].backend()).evaluate(evaluation)
         #expect(report.error?.check == .revocationResponseRequired)
     }
+
+    /// `delegated.der` with `certificates` in place of the responder certificate it carries (outside the signed
+    /// part: the signature still verifies).
+    static func delegated(carrying certificates: [Certificate]) throws -> [UInt8] {
+        var top = DERReader(try bytes("delegated.der"))
+        var response = try top.read(DERTag.sequence, "OCSPResponse").children()
+        let status = try response.read(DERTag.enumerated, "status")
+        var explicit = try response.read(DERTag.contextConstructed(0), "[0]").children()
+        var responseBytes = try explicit.read(DERTag.sequence, "responseBytes").children()
+        let type = try responseBytes.read(DERTag.objectIdentifier, "type")
+        var octets = DERReader(try responseBytes.read(DERTag.octetString, "octets").contentBytes)
+        var basic = try octets.read(DERTag.sequence, "BasicOCSPResponse").children()
+        let signed = [try basic.read(DERTag.sequence, "tbs").encoded, try basic.read(DERTag.sequence, "algorithm").encoded,
+                      try basic.read(DERTag.bitString, "signature").encoded]
+        let certs = DERWriter.tlv(DERTag.contextConstructed(0), DERWriter.sequence(certificates.map(\.derEncoded)))
+        let inner = DERWriter.sequence(signed + [certs])
+        return DERWriter.sequence([
+            status.encoded,
+            DERWriter.tlv(DERTag.contextConstructed(0), DERWriter.sequence([type.encoded, DERWriter.tlv(DERTag.octetString, inner)])),
+        ])
+    }
+
+    @Test("the delegated responder is the first certificate the responderID names: a look-alike before it (no EKU) makes the response invalid, on every backend")
+    func firstNamedResponder() throws {
+        let lookAlike = try Self.certificate("responder-no-eku.pem")
+        let responder = try Self.certificate("responder.pem")
+        #expect(lookAlike.subject.matches(responder.subject))
+        var evaluation = TrustEvaluation(
+            certificates: [try Self.certificate("leaf-good.pem")], anchors: [try Self.certificate("ca.pem")],
+            verifyDate: try Self.verifyDate())
+        for (certificates, valid) in [([responder, lookAlike], true), ([lookAlike, responder], false)] {
+            evaluation.ocspResponses = [try OCSPResponse(derEncoded: Self.delegated(carrying: certificates))]
+            for entry in BackendRegistry.standard.entries {
+                let report = TrustEvaluator(backend: entry.backend()).evaluate(evaluation)
+                #expect(report.revocation.first?.outcome == (valid ? .good : .notChecked), "\(entry.name)")
+                #expect(report.error?.check == (valid ? nil : .revocationResponseRequired), "\(entry.name)")
+            }
+        }
+    }
+
+    @Test("bounds: the certificates one response carries (Limits.maxOCSPResponses)")
+    func certificateBound() throws {
+        let responder = try Self.certificate("responder.pem")
+        var tight = Limits.default
+        tight.maxOCSPResponses = 1
+        #expect(try OCSPResponse(derEncoded: Self.delegated(carrying: [responder]), limits: tight).basic?.certificates.count == 1)
+        #expect { try OCSPResponse(derEncoded: Self.delegated(carrying: [responder, responder]), limits: tight) } throws: { error in
+            (error as? CertificateDecodingError)?.kind == .limitExceeded
+        }
+    }
 }

@@ -5,8 +5,8 @@ import Foundation
 /// A response answers for a certificate when one of its SingleResponses' certID names it (serial number, and the
 /// SHA-1 or SHA-256 of its issuer's name and key, hashed by the backend). The answer is used only when the
 /// response is `successful`, signed with an allowlisted algorithm by the issuer itself or by a delegated
-/// responder — a certificate the response carries, issued and signed by the issuer, with the OCSPSigning EKU,
-/// valid at the verify date — named by the responderID; with no critical extension certkit does not implement;
+/// responder — a certificate the response carries, issued and signed by the issuer, with the OCSPSigning EKU, not
+/// a CA certificate, without an unknown critical, repeated or malformed extension, valid at the verify date — named by the responderID (the first certificate it names); with no critical extension certkit does not implement;
 /// and thisUpdate ≤ date ≤ nextUpdate (an answer without nextUpdate holds for ``lifetimeWithoutNextUpdate``
 /// after thisUpdate).
 struct OCSPResponseCheck {
@@ -79,17 +79,13 @@ struct OCSPResponseCheck {
             return try PathSignatureCheck.verify(input, libraryDigest: .unknown, backend: backend).map { "signature: \($0)" }
         }
         if try names(basic.responderID, issuer) { return try verify(with: issuer.publicKey) }
-        var reasons: [String] = []
+        // Only the first certificate the responderID names is the responder: trying every look-alike would cost
+        // two signature verifications each.
         for responder in basic.certificates where try names(basic.responderID, responder) {
-            if let problem = try delegationProblem(responder, issuer: issuer, at: date) {
-                reasons.append(problem)
-            } else if let problem = try verify(with: responder.publicKey) {
-                reasons.append(problem)
-            } else {
-                return nil
-            }
+            if let problem = try delegationProblem(responder, issuer: issuer, at: date) { return problem }
+            return try verify(with: responder.publicKey)
         }
-        return reasons.first ?? "signed by neither the issuer nor a responder certificate the response carries"
+        return "signed by neither the issuer nor a responder certificate the response carries"
     }
 
     /// True when `id` names `certificate` (its subject, or the SHA-1 of its key's bits).
@@ -107,6 +103,16 @@ struct OCSPResponseCheck {
         guard responder.issuer.matches(issuer.subject) else { return "the responder certificate is not issued by the issuer" }
         guard responder.extensions.extendedKeyUsage?.contains(ExtendedKeyUsageOID.ocspSigning) == true else {
             return "the responder certificate lacks the OCSPSigning extended key usage"
+        }
+        // A CA certificate is never a delegated responder (as mozilla::pkix): a sub-CA whose EKU happens to list
+        // OCSPSigning would otherwise answer for every sibling its issuer certified.
+        guard responder.extensions.basicConstraints?.isCA != true else {
+            return "the responder certificate is a CA certificate"
+        }
+        // Like any certificate relied upon (RFC 5280 §4.2): nothing critical certkit does not implement.
+        let extensions = responder.extensions
+        guard extensions.unknownCritical.isEmpty, extensions.duplicates.isEmpty, extensions.malformed.isEmpty else {
+            return "the responder certificate has an unknown critical, repeated or malformed extension"
         }
         guard responder.notBefore <= date, date <= responder.notAfter else {
             return "the responder certificate is not valid at the verify date"

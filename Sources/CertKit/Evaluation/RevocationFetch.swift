@@ -1,18 +1,22 @@
+import Foundation
+
 /// Fetching revocation answers from the network, for an evaluation that allows it (and whose revocation mode is not
 /// `off`): for each certificate of the chain with its issuer in the chain, an OCSP request to the responder its
 /// authorityInfoAccess names (HTTP GET, RFC 6960 Appendix A.1) when the mode uses OCSP, and — when the mode uses
-/// CRLs and OCSP gave nothing — the CRLs of its cRLDistributionPoints. What comes back is validated exactly like a
-/// stapled response or a CRL file (``RevocationCheck``); a fetch that fails is no answer. A response or CRL that
-/// decodes is cached until its nextUpdate when its HTTP answer gave no freshness (the cache is only a cache of
-/// bytes: what it returns is validated again at each use).
+/// CRLs and OCSP gave no answer (an answer is a valid `good` or `revoked` about it; `unknown`, an answer about another
+/// certificate or one that does not validate is none) — the CRLs of its cRLDistributionPoints. What comes back is
+/// validated exactly like a stapled response or a CRL file (``RevocationCheck``); a fetch that fails is no answer.
+/// A response or CRL that decodes is cached until its nextUpdate when its HTTP answer gave no freshness (the cache
+/// is only a cache of bytes: what it returns is validated again at each use).
 enum RevocationFetch {
     /// id-ad-ocsp.
     static let ocspMethod = "1.3.6.1.5.5.7.48.1"
 
-    /// Adds to `evaluation` the answers fetched for `chain` (leaf first); returns true when anything was added.
+    /// Adds to `evaluation` the answers fetched for `chain` (leaf first), judged at `date`; returns true when anything
+    /// was added.
     static func fetch(
         for chain: [Certificate], into evaluation: inout TrustEvaluation, session: inout NetworkFetchSession,
-        backend: any TrustBackend, limits: Limits
+        backend: any TrustBackend, limits: Limits, at date: Date
     ) -> Bool {
         let mode = evaluation.revocationMode
         var added = false
@@ -34,7 +38,9 @@ enum RevocationFetch {
                             session.access.remember(body, for: url, until: expiry)
                         }
                         evaluation.fetchedOCSPResponses.append(response)
-                        answered = answered || response.status == .successful
+                        let answers = (try? OCSPResponseCheck(backend: backend).answers(
+                            about: certificate, issuedBy: issuer, in: [response], at: date)) ?? []
+                        answered = answers.contains { $0 == .revoked || $0.goodUntil != nil }
                         added = true
                     } catch {
                         session.describeLast("not an OCSP response: \(error.message)")

@@ -96,7 +96,8 @@ public final class TrustEvaluator: Sendable {
             report = evaluateOffline(current, date: date)
         }
         if current.revocationMode != .off,
-           RevocationFetch.fetch(for: report.chain, into: &current, session: &session, backend: backend, limits: limits) {
+           RevocationFetch.fetch(
+               for: report.chain, into: &current, session: &session, backend: backend, limits: limits, at: date) {
             report = evaluateOffline(current, date: date)
         }
         report.fetches = session.records

@@ -28,7 +28,7 @@
 /// | ``maxExtensionsPerCertificate`` | 64 | extensions of one certificate or CRL |
 /// | ``maxCRLEntries`` | 100,000 | revoked entries of one CRL, and of all CRLs of one evaluation |
 /// | ``maxCRLs`` | 1,000 | CRLs given to one evaluation (each may cost a signature verification) |
-/// | ``maxOCSPResponses`` | 100 | OCSP responses given to one evaluation, and answers in one response |
+/// | ``maxOCSPResponses`` | 100 | OCSP responses given to one evaluation, and answers and certificates in one response |
 /// | ``maxPoolCertificates`` | 10,000 | presented certificates after the leaf plus extra intermediates |
 /// | ``maxAnchors`` | 1,000 | anchors, trust-setting certificates and (when used) the system bundle |
 /// | ``maxNameConstraintComparisons`` | 2^20 | names × name constraints over one candidate path |
@@ -64,8 +64,8 @@ public struct Limits: Sendable, Hashable {
     /// signature verification).
     public var maxCRLs: Int
     /// The most OCSP responses given to one evaluation (an evaluation bound: each response naming a certificate
-    /// of the path costs signature verifications), and the most answers (SingleResponses) in one response (a
-    /// parsing bound).
+    /// of the path costs signature verifications), and the most answers (SingleResponses) and certificates in one
+    /// response (parsing bounds).
     public var maxOCSPResponses: Int
 
     // MARK: Evaluation (fatal ResourceLimit)

@@ -57,10 +57,13 @@ enum OCSPResponseParser {
             var wrapper = try explicitCerts.children()
             var list = try wrapper.read(DERTag.sequence, "certs").children()
             try wrapper.expectEnd("certs")
+            // A responder sends its own certificate, perhaps a few more: each one named as the signer may cost
+            // signature verifications at every use, so they are bounded like the answers.
+            let bound = min(limits.maxCertificatesPerInput, limits.maxOCSPResponses)
             while let node = try list.next() {
-                guard certificates.count < limits.maxCertificatesPerInput else {
-                    throw .limit("the OCSP response carries more than \(limits.maxCertificatesPerInput) certificates",
-                                 "maxCertificatesPerInput")
+                guard certificates.count < bound else {
+                    throw .limit("the OCSP response carries more than \(bound) certificates",
+                                 bound == limits.maxOCSPResponses ? "maxOCSPResponses" : "maxCertificatesPerInput")
                 }
                 certificates.append(try Certificate(derEncoded: node.encoded, limits: limits))
             }

@@ -88,7 +88,7 @@ extension TrustRules {
     /// OCSP responses that cannot be validated.
     public static let ocspValidation = TrustRule(
         "certkit.ocsp-validation", .revocationResponseRequired, everyProfile, "RFC 6960 §3.2, §4.2.2.2",
-        "when OCSP responses name a certificate, one of them validates (signed by the issuer or by a responder it delegated with the OCSPSigning EKU, thisUpdate/nextUpdate, no unknown critical extension)")
+        "when OCSP responses name a certificate, one of them validates (signed by the issuer or by a responder it delegated with the OCSPSigning EKU that is not a CA, thisUpdate/nextUpdate, no unknown critical extension)")
     /// A positive revocation answer is required.
     public static let revocationRequired = TrustRule(
         "certkit.revocation-required", .revocationResponseRequired, everyProfile, "Apple kSecRevocationRequirePositiveResponse",
