@@ -47,7 +47,11 @@ final class TLSSessionHandle {
     convenience init(
         credentials: TLSCredentialsHandle, socket: TCPConnection, serverName: String?, presentsIdentity: Bool = false
     ) throws(TLSConnectError) {
-        try self.init(flags: GNUTLS_CLIENT, credentials: credentials, socket: socket, presentsIdentity: presentsIdentity)
+        // With an identity, GNUTLS_FORCE_CLIENT_CERT sends it whatever CAs the server lists as acceptable, as OpenSSL
+        // does (GnuTLS would otherwise send no certificate when the list does not name the identity's issuer, and
+        // the server's refusal would read as "none was presented"). The server decides, as with OpenSSL.
+        let flags = GNUTLS_CLIENT | (presentsIdentity ? Int32(GNUTLS_FORCE_CLIENT_CERT.rawValue) : 0)
+        try self.init(flags: flags, credentials: credentials, socket: socket, presentsIdentity: presentsIdentity)
         if let serverName {
             let bytes = Array(serverName.utf8)
             try check(gnutls_server_name_set(handle, GNUTLS_NAME_DNS, bytes, bytes.count), "gnutls_server_name_set")
