@@ -24,6 +24,6 @@ struct SignedEnvelope {
     /// True when the algorithm inside the signed part is the outer one, byte for byte, and the signature is whole
     /// octets.
     func matches(innerAlgorithm: DERNode) -> Bool {
-        innerAlgorithm.encoded == outerAlgorithm.encoded && signature.unusedBits == 0
+        innerAlgorithm.encodedSlice.elementsEqual(outerAlgorithm.encodedSlice) && signature.unusedBits == 0
     }
 }
