@@ -12,11 +12,13 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     /// costs one reference count instead of one per field.
     private final class Storage: Sendable {
         let derEncoded: [UInt8]
-        let tbsCertificateBytes: [UInt8]
+        /// Where the tbsCertificate lies in `derEncoded` (kept as a range: a copy is made only when asked for).
+        let tbsRange: Range<Int>
         let version: Int
         let serialNumber: [UInt8]
         let signatureAlgorithm: SignatureAlgorithm
-        let signatureBytes: [UInt8]
+        /// Where the signature value lies in `derEncoded`.
+        let signatureRange: Range<Int>
         let issuer: DistinguishedName
         let subject: DistinguishedName
         let notBefore: Date
@@ -40,18 +42,18 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         }
 
         init(
-            derEncoded: [UInt8], tbsCertificateBytes: [UInt8], version: Int, serialNumber: [UInt8],
-            signatureAlgorithm: SignatureAlgorithm, signatureBytes: [UInt8], issuer: DistinguishedName,
+            derEncoded: [UInt8], tbsRange: Range<Int>, version: Int, serialNumber: [UInt8],
+            signatureAlgorithm: SignatureAlgorithm, signatureRange: Range<Int>, issuer: DistinguishedName,
             subject: DistinguishedName, notBefore: Date, notAfter: Date, publicKey: PublicKeyInfo,
             extensions: CertificateExtensions, tbsSignatureAlgorithmMatches: Bool
         ) {
             self.tbsSignatureAlgorithmMatches = tbsSignatureAlgorithmMatches
             self.derEncoded = derEncoded
-            self.tbsCertificateBytes = tbsCertificateBytes
+            self.tbsRange = tbsRange
             self.version = version
             self.serialNumber = serialNumber
             self.signatureAlgorithm = signatureAlgorithm
-            self.signatureBytes = signatureBytes
+            self.signatureRange = signatureRange
             self.issuer = issuer
             self.subject = subject
             self.notBefore = notBefore
@@ -67,7 +69,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     /// The complete DER encoding of the certificate.
     public var derEncoded: [UInt8] { storage.derEncoded }
     /// The DER encoding of the `tbsCertificate` (the signed part).
-    public var tbsCertificateBytes: [UInt8] { storage.tbsCertificateBytes }
+    public var tbsCertificateBytes: [UInt8] { Array(storage.derEncoded[storage.tbsRange]) }
     /// The X.509 version: 1, 2 or 3.
     public var version: Int { storage.version }
     /// The serial number's content octets (two's complement, big-endian, as encoded).
@@ -75,7 +77,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     /// The outer signature algorithm.
     public var signatureAlgorithm: SignatureAlgorithm { storage.signatureAlgorithm }
     /// The signature value (the BIT STRING's bytes, without the unused-bits octet).
-    public var signatureBytes: [UInt8] { storage.signatureBytes }
+    public var signatureBytes: [UInt8] { Array(storage.derEncoded[storage.signatureRange]) }
     /// The issuer name.
     public var issuer: DistinguishedName { storage.issuer }
     /// The subject name.
@@ -100,16 +102,16 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         self = try X509Parser.parseCertificate(derEncoded, limits: limits)
     }
 
-    /// Memberwise initializer used by the parser.
+    /// Memberwise initializer used by the parser; `tbsRange` and `signatureRange` are ranges of `derEncoded`.
     init(
-        derEncoded: [UInt8], tbsCertificateBytes: [UInt8], version: Int, serialNumber: [UInt8],
-        signatureAlgorithm: SignatureAlgorithm, signatureBytes: [UInt8], issuer: DistinguishedName,
+        derEncoded: [UInt8], tbsRange: Range<Int>, version: Int, serialNumber: [UInt8],
+        signatureAlgorithm: SignatureAlgorithm, signatureRange: Range<Int>, issuer: DistinguishedName,
         subject: DistinguishedName, notBefore: Date, notAfter: Date, publicKey: PublicKeyInfo,
         extensions: CertificateExtensions, tbsSignatureAlgorithmMatches: Bool = true
     ) {
         storage = Storage(
-            derEncoded: derEncoded, tbsCertificateBytes: tbsCertificateBytes, version: version,
-            serialNumber: serialNumber, signatureAlgorithm: signatureAlgorithm, signatureBytes: signatureBytes,
+            derEncoded: derEncoded, tbsRange: tbsRange, version: version,
+            serialNumber: serialNumber, signatureAlgorithm: signatureAlgorithm, signatureRange: signatureRange,
             issuer: issuer, subject: subject, notBefore: notBefore, notAfter: notAfter, publicKey: publicKey,
             extensions: extensions, tbsSignatureAlgorithmMatches: tbsSignatureAlgorithmMatches)
     }

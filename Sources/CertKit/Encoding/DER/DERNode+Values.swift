@@ -16,6 +16,11 @@ extension DERNode {
 
     /// The content octets of an INTEGER (or an implicitly tagged one), checked for minimal encoding.
     func integerBytes() throws(CertificateDecodingError) -> [UInt8] {
+        Array(try integerContents())
+    }
+
+    /// The content octets of an INTEGER, checked as ``integerBytes()`` checks them, as a slice (no copy; never empty).
+    func integerContents() throws(CertificateDecodingError) -> ArraySlice<UInt8> {
         guard contentLength >= 1 else { throw CertificateDecodingError(.malformedDER, "empty INTEGER") }
         if contentLength >= 2 {
             let first = buffer[contentStart], second = buffer[contentStart &+ 1]
@@ -23,13 +28,13 @@ extension DERNode {
                 throw CertificateDecodingError(.malformedDER, "INTEGER is not minimally encoded")
             }
         }
-        return contentBytes
+        return contents
     }
 
     /// A small non-negative INTEGER (for versions and path lengths).
     func smallInteger() throws(CertificateDecodingError) -> Int {
-        let bytes = try integerBytes()
-        guard bytes[0] & 0x80 == 0 else { throw CertificateDecodingError(.malformedDER, "negative INTEGER where a count was expected") }
+        let bytes = try integerContents()
+        guard bytes[bytes.startIndex] & 0x80 == 0 else { throw CertificateDecodingError(.malformedDER, "negative INTEGER where a count was expected") }
         guard bytes.count <= 4 else { throw CertificateDecodingError(.malformedDER, "INTEGER too large") }
         var value = 0
         for byte in bytes { value = (value << 8) | Int(byte) }
@@ -50,12 +55,18 @@ extension DERNode {
 
     /// A BIT STRING's bytes (without the unused-bits octet) and the number of unused bits.
     func bitString() throws(CertificateDecodingError) -> (bytes: [UInt8], unusedBits: Int) {
+        let value = try bitStringContents()
+        return (Array(value.bytes), value.unusedBits)
+    }
+
+    /// A BIT STRING checked as ``bitString()`` checks it, its bytes as a slice of the buffer (no copy).
+    func bitStringContents() throws(CertificateDecodingError) -> (bytes: ArraySlice<UInt8>, unusedBits: Int) {
         guard contentLength >= 1 else { throw CertificateDecodingError(.malformedDER, "empty BIT STRING") }
         let unused = Int(buffer[contentStart])
         guard unused <= 7, !(contentLength == 1 && unused != 0) else {
             throw CertificateDecodingError(.malformedDER, "invalid BIT STRING unused-bits count")
         }
-        return (Array(buffer[(contentStart &+ 1)..<end]), unused)
+        return (buffer[(contentStart &+ 1)..<end], unused)
     }
 
     /// A UTCTime or GeneralizedTime as RFC 5280 §4.1.2.5 profiles them.

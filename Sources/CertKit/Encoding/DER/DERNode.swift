@@ -21,8 +21,10 @@ struct DERNode: Sendable {
     var contents: ArraySlice<UInt8> { buffer[contentStart..<end] }
     /// The content octets as an array.
     var contentBytes: [UInt8] { Array(contents) }
-    /// The complete encoding, header included.
-    var encoded: [UInt8] { Array(buffer[start..<end]) }
+    /// The complete encoding, header included (the buffer itself, not a copy, when the node spans all of it).
+    var encoded: [UInt8] { start == 0 && end == buffer.count ? buffer : Array(buffer[start..<end]) }
+    /// The complete encoding as a slice of the buffer (no copy; indices are the buffer's).
+    var encodedSlice: ArraySlice<UInt8> { buffer[start..<end] }
     /// The number of content octets.
     var contentLength: Int { end &- contentStart }
 

@@ -4,8 +4,7 @@ import Foundation
 /// `YYYYMMDDHHMMSSZ`, seconds present, Zulu, no fractions. Computed without Calendar.
 enum DERTime {
     /// The date encoded by a time element's contents, or nil when it breaks the profile.
-    static func parse(tag: UInt8, _ bytes: ArraySlice<UInt8>) -> Date? {
-        let digits = Array(bytes)
+    static func parse(tag: UInt8, _ digits: ArraySlice<UInt8>) -> Date? {
         let year: Int
         var index: Int
         switch tag {
@@ -20,7 +19,7 @@ enum DERTime {
         default:
             return nil
         }
-        guard digits[digits.count - 1] == UInt8(ascii: "Z"),
+        guard digits[digits.endIndex - 1] == UInt8(ascii: "Z"),
               let month = number(digits, index, 2), let day = number(digits, index + 2, 2),
               let hour = number(digits, index + 4, 2), let minute = number(digits, index + 6, 2),
               let second = number(digits, index + 8, 2)
@@ -34,10 +33,12 @@ enum DERTime {
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
-    private static func number(_ digits: [UInt8], _ start: Int, _ count: Int) -> Int? {
+    /// The decimal number in `digits[start..<start + count]`, offsets counted from the slice's start.
+    private static func number(_ digits: ArraySlice<UInt8>, _ start: Int, _ count: Int) -> Int? {
         guard start >= 0, start + count <= digits.count else { return nil }
         var value = 0
-        for i in start..<(start + count) {
+        let base = digits.startIndex
+        for i in (base + start)..<(base + start + count) {
             let digit = digits[i] &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
             value = value * 10 + Int(digit)

@@ -76,6 +76,21 @@ package enum Base64 {
                     var padding = 0
                     var i = start
                     while i < end {
+                        // Fast path: four alphabet characters at a quantum boundary decode to three bytes at once,
+                        // exactly as the character-by-character path below would decode them.
+                        if sextets == 0, padding == 0, end - i >= 4 {
+                            let a = table[Int(input[i])], b = table[Int(input[i + 1])]
+                            let c = table[Int(input[i + 2])], d = table[Int(input[i + 3])]
+                            if a | b | c | d < 64 {
+                                let quantum = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                                out[o] = UInt8(truncatingIfNeeded: quantum >> 16)
+                                out[o + 1] = UInt8(truncatingIfNeeded: quantum >> 8)
+                                out[o + 2] = UInt8(truncatingIfNeeded: quantum)
+                                o += 3
+                                i += 4
+                                continue
+                            }
+                        }
                         let value = table[Int(input[i])]
                         i += 1
                         if value < 64 {

@@ -79,7 +79,7 @@ enum CRLParser {
         try fields.expectEnd("tbsCertList")
         return CertificateRevocationList(
             derEncoded: list.encoded, tbsBytes: tbs.encoded, signatureAlgorithm: envelope.signatureAlgorithm,
-            signatureBytes: envelope.signature.bytes,
+            signatureBytes: Array(envelope.signature.bytes),
             tbsSignatureAlgorithmMatches: envelope.matches(innerAlgorithm: innerAlgorithm),
             issuer: issuer, thisUpdate: thisUpdate, nextUpdate: nextUpdate, revokedSerialNumbers: revoked,
             authorityKeyIdentifier: authorityKeyIdentifier, hasCRLNumber: hasCRLNumber,

@@ -23,13 +23,13 @@ enum PublicKeyParser {
     static func parse(_ node: DERNode) throws(CertificateDecodingError) -> PublicKeyInfo {
         var fields = try node.children()
         let (oid, parameters) = try AlgorithmIdentifierParser.parse(fields.read(DERTag.sequence, "SPKI algorithm"))
-        let keyBits = try fields.read(DERTag.bitString, "subjectPublicKey").bitString()
+        let keyBits = try fields.read(DERTag.bitString, "subjectPublicKey").bitStringContents()
         try fields.expectEnd("subjectPublicKeyInfo")
         let algorithm: PublicKeyInfo.Algorithm
         var problem: String? = keyBits.unusedBits == 0 ? nil : "the subjectPublicKey BIT STRING has unused bits"
         switch oid {
         case rsaEncryption, rsassaPSS:
-            let key = try rsaKey(keyBits.bytes)
+            let key = try rsaKey(Array(keyBits.bytes))
             algorithm = .rsa(modulusBits: key.modulusBits)
             problem = problem ?? key.problem
             if oid == rsaEncryption, parameters?.tag != DERTag.null || parameters?.contentLength != 0 {
@@ -59,7 +59,7 @@ enum PublicKeyParser {
             var bits = 0
             if let parameters, parameters.tag == DERTag.sequence {
                 var domain = try parameters.children()
-                bits = try bitLength(domain.read(DERTag.integer, "DSA p").integerBytes())
+                bits = try bitLength(domain.read(DERTag.integer, "DSA p").integerContents())
             }
             algorithm = .dsa(bits: bits)
         default:
@@ -75,13 +75,14 @@ enum PublicKeyParser {
         var outer = DERReader(key)
         var fields = try outer.read(DERTag.sequence, "RSAPublicKey").children()
         try outer.expectEnd("RSAPublicKey")
-        let modulus = try fields.read(DERTag.integer, "RSA modulus").integerBytes()
-        let exponent = try fields.read(DERTag.integer, "RSA exponent").integerBytes()
+        let modulus = try fields.read(DERTag.integer, "RSA modulus").integerContents()
+        let exponent = try fields.read(DERTag.integer, "RSA exponent").integerContents()
         try fields.expectEnd("RSAPublicKey")
         var problem: String?
-        if modulus[0] & 0x80 != 0 || modulus.last! & 1 == 0 {
+        let exponentFirst = exponent[exponent.startIndex]
+        if modulus[modulus.startIndex] & 0x80 != 0 || modulus[modulus.endIndex - 1] & 1 == 0 {
             problem = "the RSA modulus is not a positive odd integer"
-        } else if exponent[0] & 0x80 != 0 || (exponent.count == 1 && exponent[0] < 3) {
+        } else if exponentFirst & 0x80 != 0 || (exponent.count == 1 && exponentFirst < 3) {
             problem = "the RSA public exponent is not a positive integer above 1"
         }
         return (bitLength(modulus), problem)
@@ -90,7 +91,7 @@ enum PublicKeyParser {
     /// What is wrong with an EC public key point, if anything: certkit accepts only the uncompressed form
     /// (RFC 5480 §2.2: `04 || X || Y`, each coordinate the field size in bytes); compressed and hybrid points,
     /// and the point at infinity, are rejected, as pyca/cryptography and GnuTLS reject them.
-    static func ecPointProblem(_ point: [UInt8], fieldBits: Int?) -> String? {
+    static func ecPointProblem(_ point: ArraySlice<UInt8>, fieldBits: Int?) -> String? {
         guard point.first == 0x04 else {
             return point.first.map { "the EC point is not in uncompressed form (first octet \(DisplayText.hex(UInt32($0), digits: 2)))" }
                 ?? "the EC point is empty"
@@ -101,13 +102,13 @@ enum PublicKeyParser {
     }
 
     /// The number of significant bits of an unsigned big-endian integer.
-    static func bitLength(_ bytes: [UInt8]) -> Int {
+    static func bitLength(_ bytes: ArraySlice<UInt8>) -> Int {
         guard let first = bytes.firstIndex(where: { $0 != 0 }) else { return 0 }
-        return (bytes.count - first - 1) * 8 + (8 - bytes[first].leadingZeroBitCount)
+        return (bytes.endIndex - first - 1) * 8 + (8 - bytes[first].leadingZeroBitCount)
     }
 
     /// The field size implied by an uncompressed or compressed EC point.
-    static func pointBits(_ point: [UInt8]) -> Int {
+    static func pointBits(_ point: ArraySlice<UInt8>) -> Int {
         guard let format = point.first else { return 0 }
         switch format {
         case 0x04: return (point.count - 1) / 2 * 8

@@ -7,8 +7,8 @@ struct SignedEnvelope {
     let outerAlgorithm: DERNode
     /// The outer signature algorithm.
     let signatureAlgorithm: SignatureAlgorithm
-    /// The signature value.
-    let signature: (bytes: [UInt8], unusedBits: Int)
+    /// The signature value, a slice of the input (no copy).
+    let signature: (bytes: ArraySlice<UInt8>, unusedBits: Int)
 
     /// Reads the three fields of `node` (a SEQUENCE); `tbsName` names the signed part and `prefix` the structure
     /// in error messages (`tbsCertList`, `CRL `).
@@ -17,13 +17,13 @@ struct SignedEnvelope {
         tbs = try outer.read(DERTag.sequence, tbsName)
         outerAlgorithm = try outer.read(DERTag.sequence, prefix + "signatureAlgorithm")
         signatureAlgorithm = try AlgorithmIdentifierParser.signatureAlgorithm(outerAlgorithm)
-        signature = try outer.read(DERTag.bitString, prefix + "signatureValue").bitString()
+        signature = try outer.read(DERTag.bitString, prefix + "signatureValue").bitStringContents()
         try outer.expectEnd(prefix + "signatureValue")
     }
 
     /// True when the algorithm inside the signed part is the outer one, byte for byte, and the signature is whole
     /// octets.
     func matches(innerAlgorithm: DERNode) -> Bool {
-        innerAlgorithm.encoded == outerAlgorithm.encoded && signature.unusedBits == 0
+        innerAlgorithm.encodedSlice.elementsEqual(outerAlgorithm.encodedSlice) && signature.unusedBits == 0
     }
 }

@@ -56,9 +56,13 @@ enum X509Parser {
         if version < 2, uniqueIdentifiers > 0 { extensions.malformed.append("unique identifiers in a version 1 certificate") }
         try fields.expectEnd("tbsCertificate")
 
+        // The signed part and the signature are kept as ranges of the certificate's encoding, not copies.
+        let origin = certificate.start
+        let signature = envelope.signature.bytes
         return Certificate(
-            derEncoded: certificate.encoded, tbsCertificateBytes: tbs.encoded, version: version,
-            serialNumber: serial, signatureAlgorithm: envelope.signatureAlgorithm, signatureBytes: envelope.signature.bytes,
+            derEncoded: certificate.encoded, tbsRange: (tbs.start - origin)..<(tbs.end - origin), version: version,
+            serialNumber: serial, signatureAlgorithm: envelope.signatureAlgorithm,
+            signatureRange: (signature.startIndex - origin)..<(signature.endIndex - origin),
             issuer: issuer, subject: subject, notBefore: notBefore, notAfter: notAfter, publicKey: publicKey,
             extensions: extensions,
             tbsSignatureAlgorithmMatches: envelope.matches(innerAlgorithm: innerAlgorithm))
