@@ -39,7 +39,7 @@
 /// | ``maxQueued`` | 20,000 | partial paths waiting |
 /// | ``maxIssuerComparisons`` | 65,536 | issuer candidates examined over one search |
 /// | ``maxFetchesPerEvaluation`` | 8 | network requests of one evaluation (only with network fetching allowed) |
-/// | ``fetchTimeout`` | 5 s | one network request (connect, send, read everything) |
+/// | ``fetchTimeout`` | 5 s | one network request (connect, send, read everything; the host name's lookup by the system resolver is bounded by the resolver's own timeouts, not by this) |
 /// | ``evaluationFetchTimeout`` | 15 s | all network requests of one evaluation |
 /// | ``maxFetchBytes`` | 4 MiB | one fetched body |
 /// | ``maxFetchCacheEntries`` | 256 | bodies kept by a ``NetworkAccess`` cache |
