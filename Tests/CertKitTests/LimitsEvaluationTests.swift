@@ -10,7 +10,10 @@ import Testing
 /// A real backend, counting the work it is asked to do on paths (signature checks and library verdicts).
 final class CountingBackend: TrustBackend {
     let real: any TrustBackend
+    /// Signature checks and library verdicts.
     let verifications = Atomic<Int>(0)
+    /// Signature checks alone.
+    let signatureVerifications = Atomic<Int>(0)
 
     init(_ real: any TrustBackend = OpenSSLBackend()) { self.real = real }
 
@@ -24,6 +27,7 @@ final class CountingBackend: TrustBackend {
     }
     func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
         verifications.add(1, ordering: .relaxed)
+        signatureVerifications.add(1, ordering: .relaxed)
         return try real.verifySignature(input)
     }
     func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {

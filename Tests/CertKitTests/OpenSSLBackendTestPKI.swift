@@ -152,6 +152,10 @@ crl() { # crl ISSUER REVOKED...
 V0=200101000000Z; V1=391231000000Z
 issue root "/CN=Test Root/O=certkit" root root $V0 $V1 01
 issue root-expired "/CN=Test Root/O=certkit" root-expired root $V0 250101000000Z 02 root
+# An impostor: Test Root's name and key identifier, another key.
+printf '[ root_twin ]\nbasicConstraints = critical,CA:TRUE\nkeyUsage = critical,keyCertSign,cRLSign\nsubjectKeyIdentifier = %s\n' \
+  "$(openssl x509 -in root.pem -noout -ext subjectKeyIdentifier | tail -1 | tr -d ' ')" >> ext.cnf
+issue root-twin "/CN=Test Root/O=certkit" root-twin root_twin $V0 $V1 03
 issue int "/CN=Test Intermediate/O=certkit" root int $V0 $V1 10
 issue leaf "/CN=leaf.example/O=certkit" int leaf $V0 $V1 1000
 issue leaf-expired "/CN=expired.example" int leaf $V0 250101000000Z 1002

@@ -54,7 +54,7 @@ package indirect enum JSONValue: Equatable, Sendable {
         case .object(let members):
             guard !members.isEmpty else { out += "{}"; return }
             out += "{" + Self.lineBreak(indent)
-            let keys = members.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             for (position, key) in keys.enumerated() {
                 out += Self.padding(indent.map { $0 + 1 })
                 Self.writeString(key, to: &out)
@@ -71,6 +71,13 @@ package indirect enum JSONValue: Equatable, Sendable {
     private static func lineBreak(_ indent: Int?) -> String { indent == nil ? "" : "\n" }
 
     private static func writeString(_ value: String, to out: inout String) {
+        // Printable ASCII other than `"` and `\` is written as it is (no scalar needs an escape): one append.
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+            out += "\""
+            out += value
+            out += "\""
+            return
+        }
         out += "\""
         for scalar in value.unicodeScalars {
             switch scalar {

@@ -11,6 +11,8 @@ struct PathSignatureCheck {
     /// Whether the library's reading of each certificate's digest is compared with the allowlist's (part of the
     /// library's second opinion: it needs the library's import of the certificate).
     let readsLibraryDigest: Bool
+    /// Links verified by earlier evaluations of the same evaluator (nil: none kept).
+    let verified: VerifiedSignatureCache?
     /// Verdicts already reached in this evaluation, by (certificate, signer key): paths share links.
     private var verdicts: [Link: String?] = [:]
 
@@ -19,9 +21,10 @@ struct PathSignatureCheck {
         var signerKey: [UInt8]
     }
 
-    init(backend: any TrustBackend, readsLibraryDigest: Bool = true) {
+    init(backend: any TrustBackend, readsLibraryDigest: Bool = true, verified: VerifiedSignatureCache? = nil) {
         self.backend = backend
         self.readsLibraryDigest = readsLibraryDigest
+        self.verified = verified
     }
 
     /// Records `Signature` on every certificate of `path` whose signature by the next certificate fails.
@@ -35,11 +38,21 @@ struct PathSignatureCheck {
             if let known = verdicts[link] {
                 failure = known
             } else {
-                failure = try judge(certificate, signer: certificates[index + 1])
+                failure = try judgeOnce(certificate, signer: certificates[index + 1])
                 verdicts[link] = failure
             }
             if let failure { findings.record(TrustRules.signature, at: index, note: failure) }
         }
+    }
+
+    /// ``judge(_:signer:)``, unless the evaluator's cache says this exact link verified before; a link that
+    /// verifies now is remembered there.
+    private func judgeOnce(_ certificate: Certificate, signer: Certificate) throws(BackendError) -> String? {
+        let cached = verified?.link(certificate, signedBy: signer)
+        if let cached, verified?.isVerified(cached) == true { return nil }
+        let failure = try judge(certificate, signer: signer)
+        if failure == nil, let cached { verified?.recordVerified(cached) }
+        return failure
     }
 
     /// Nil when `certificate`'s signature verifies with `signer`'s key, else why not.

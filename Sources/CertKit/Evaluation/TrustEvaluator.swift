@@ -16,6 +16,7 @@ public final class TrustEvaluator: Sendable {
     public let configuration: Configuration
     private let anchorContexts: AnchorContextCache
     private let resultCache: ResultCache?
+    private let verifiedSignatures: VerifiedSignatureCache
     /// The system roots used when an evaluation's `anchorsOnly` is false.
     private let systemAnchors: @Sendable () -> [Certificate]
     /// The network, for evaluations that allow fetching; nil: never fetch.
@@ -44,6 +45,7 @@ public final class TrustEvaluator: Sendable {
         self.configuration = configuration
         self.anchorContexts = AnchorContextCache(capacity: configuration.anchorStoreCacheCapacity)
         self.resultCache = configuration.resultCacheEnabled ? ResultCache(capacity: configuration.resultCacheCapacity) : nil
+        self.verifiedSignatures = VerifiedSignatureCache(capacity: configuration.verifiedSignatureCacheCapacity)
         self.systemAnchors = systemAnchors
     }
 
@@ -240,7 +242,8 @@ public final class TrustEvaluator: Sendable {
             leaf: leaf, pool: pool, anchorSet: anchorContext.anchorSet, anchorIndex: anchorContext.index, date: date,
             limits: buildLimits, poolIsUnique: true)
 
-        var signatures = PathSignatureCheck(backend: backend, readsLibraryDigest: configuration.librarySecondOpinion)
+        var signatures = PathSignatureCheck(
+            backend: backend, readsLibraryDigest: configuration.librarySecondOpinion, verified: verifiedSignatures)
         var revocation = RevocationCheck(
             backend: backend, requireCRLNumber: policies.contains { TrustRules.crlNumber.isEnforced(by: $0.profile) })
         func attempt(_ path: CandidatePath) throws(BackendError) -> Attempt {

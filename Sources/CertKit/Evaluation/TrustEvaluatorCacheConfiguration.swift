@@ -21,16 +21,24 @@ extension TrustEvaluator {
         /// input certkit's tests know; the second opinion stays as defence in depth against a rule the core gets
         /// wrong. See the architecture and trust model documents.
         public var librarySecondOpinion: Bool
+        /// The most certificate signatures remembered as verified (0: every signature is verified on every
+        /// evaluation). A link is kept only when it verified, keyed by the whole signed certificate and the whole
+        /// signer key, so the shared intermediate of many chains is verified once; certificates over 16 KiB are
+        /// never kept. Unlike the result cache, nothing but the signature is reused: dates, policies, anchors and
+        /// revocation are judged on every evaluation.
+        public var verifiedSignatureCacheCapacity: Int
 
-        /// Creates a configuration; by default the result cache is off and the library's second opinion on.
+        /// Creates a configuration; by default the result cache is off, the library's second opinion on and
+        /// 1,024 verified signatures remembered.
         public init(
             resultCacheEnabled: Bool = false, resultCacheCapacity: Int = 1_024, anchorStoreCacheCapacity: Int = 32,
-            librarySecondOpinion: Bool = true
+            librarySecondOpinion: Bool = true, verifiedSignatureCacheCapacity: Int = 1_024
         ) {
             self.resultCacheEnabled = resultCacheEnabled
             self.resultCacheCapacity = resultCacheCapacity
             self.anchorStoreCacheCapacity = anchorStoreCacheCapacity
             self.librarySecondOpinion = librarySecondOpinion
+            self.verifiedSignatureCacheCapacity = verifiedSignatureCacheCapacity
         }
 
         /// No result cache (the default): every call evaluates; prepared anchor stores are shared.
