@@ -15,17 +15,23 @@ public struct OpenSSLBackend: TrustBackend {
     /// locks the lazily cached extension data of an `X509`).
     let certificateCache: CertificateHandleCache<OpenSSLCertificate>
 
-    /// Creates a backend. `certificateCacheCapacity` bounds the parsed-certificate cache (least recently used
-    /// handles are dropped first); 0 turns it off.
+    /// Creates a backend. `certificateCacheCapacity` bounds each of its caches (parsed certificates, signer keys,
+    /// verification templates; least recently used entries are dropped first); 0 turns them off.
     public init(certificateCacheCapacity: Int = 256) {
         certificateCache = CertificateHandleCache(capacity: certificateCacheCapacity)
         keyCache = CertificateHandleCache(capacity: certificateCacheCapacity)
+        verifyTemplateCache = CertificateHandleCache(capacity: certificateCacheCapacity)
     }
 
     /// Decoded signer keys (`EVP_PKEY`), keyed by their SubjectPublicKeyInfo DER: OpenSSL 3's `d2i_PUBKEY` costs
     /// more than the RSA verification itself. Keys are only read afterwards (each verification has its own
     /// `EVP_MD_CTX`).
     let keyCache: CertificateHandleCache<OpenSSLPublicKey>
+
+    /// Verification contexts initialised once per signer key and scheme (``OpenSSLVerifyTemplate``), keyed by the
+    /// SPKI DER and the scheme: each verification copies one instead of running `EVP_DigestVerifyInit`, whose
+    /// provider fetches cost more than a copy and serialise threads on OpenSSL 3.0's property-store lock.
+    let verifyTemplateCache: CertificateHandleCache<OpenSSLVerifyTemplate>
 
     /// `openssl`.
     public var name: String { "openssl" }
@@ -50,7 +56,7 @@ public struct OpenSSLBackend: TrustBackend {
 
     /// Verifies one signature with `EVP_DigestVerify` as `input`'s scheme says.
     public func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
-        try OpenSSLSignatureVerifier.verify(input, keys: keyCache)
+        try OpenSSLSignatureVerifier.verify(input, keys: keyCache, templates: verifyTemplateCache)
     }
 
     /// The digest `X509_get_signature_info` reads in the certificate's signature algorithm.

@@ -1,26 +1,25 @@
 import CertKit
 internal import COpenSSL
 
-/// Owns one `EVP_MD_CTX` for one signature verification; frees it exactly once in `deinit`.
+/// Owns one `EVP_MD_CTX` for one signature verification, a copy of an ``OpenSSLVerifyTemplate``; frees it exactly
+/// once in `deinit`. Never shared: each verification makes its own.
 final class OpenSSLDigestVerifyContext {
     /// The `EVP_MD_CTX *`.
     let handle: OpaquePointer
-    /// The key the context verifies with, kept alive as long as the context may use it.
-    private let key: OpenSSLPublicKey
+    /// The template the context was copied from, kept alive as long as the context.
+    private let template: OpenSSLVerifyTemplate
 
-    /// Creates a context and initializes it for verification with `key` and `digest` (nil for EdDSA);
-    /// `configure` sets the padding on the key context OpenSSL returns.
-    init(
-        key: OpenSSLPublicKey, digest: OpaquePointer?, configure: (OpaquePointer) -> Bool
-    ) throws(BackendError) {
+    /// Copies `template` (`EVP_MD_CTX_copy_ex`: the key, digest, padding, PSS salt length and MGF1 digest) into a
+    /// fresh context, marked `EVP_MD_CTX_FLAG_FINALISE` (verified once, so `EVP_DigestVerifyFinal` need not
+    /// duplicate the provider's context again to keep it reusable).
+    init(copying template: OpenSSLVerifyTemplate) throws(BackendError) {
         guard let context = EVP_MD_CTX_new() else { throw OpenSSLErrorQueue.error("EVP_MD_CTX_new failed") }
         handle = context
-        self.key = key
-        var keyContext: OpaquePointer?
-        guard EVP_DigestVerifyInit(context, &keyContext, digest, nil, key.handle) == 1 else {
-            throw OpenSSLErrorQueue.error("EVP_DigestVerifyInit failed")
+        self.template = template
+        guard EVP_MD_CTX_copy_ex(context, template.handle) == 1 else {
+            throw OpenSSLErrorQueue.error("EVP_MD_CTX_copy_ex failed")
         }
-        if let keyContext, !configure(keyContext) { throw OpenSSLErrorQueue.error("setting the RSA padding failed") }
+        EVP_MD_CTX_set_flags(context, EVP_MD_CTX_FLAG_FINALISE)
     }
 
     deinit { EVP_MD_CTX_free(handle) }

@@ -5,8 +5,8 @@ internal import COpenSSL
 ///
 /// `@unchecked Sendable` is safe: `handle` is set once in `init` and freed only in `deinit`, after the last user
 /// (the backend's key cache shares one key across threads). The key is only used as the read-only input of a
-/// fresh `EVP_MD_CTX` per verification (`EVP_DigestVerifyInit`), which OpenSSL 3 supports from several threads
-/// at once; nothing modifies the key after it is built.
+/// fresh `EVP_MD_CTX` per verification template (`EVP_DigestVerifyInit`, see ``OpenSSLVerifyTemplate``), which
+/// OpenSSL 3 supports from several threads at once; nothing modifies the key after it is built.
 final class OpenSSLPublicKey: @unchecked Sendable {
     /// The `EVP_PKEY *`; valid for the lifetime of this object.
     let handle: OpaquePointer
