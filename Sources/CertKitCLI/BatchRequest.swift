@@ -103,22 +103,9 @@ struct BatchRequest {
 
     /// The bytes of `text` when it is base64 (standard alphabet, padding optional, whitespace ignored), else nil.
     static func base64(_ text: String) -> [UInt8]? {
-        var compact: [UInt8] = []
-        compact.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
-                compact.append(byte)
-            case 0x20, 0x09, 0x0A, 0x0D:
-                continue
-            default:
-                return nil
-            }
-        }
-        while compact.count % 4 != 0 { compact.append(UInt8(ascii: "=")) }
-        guard !compact.isEmpty, let data = Data(base64Encoded: Data(compact)) else { return nil }
-        return Array(data)
+        let bytes = Array(text.utf8)
+        guard let decoded = Base64.decode(bytes, from: 0, to: bytes.count), !decoded.isEmpty else { return nil }
+        return decoded
     }
 
     /// The string member `key`, or nil when absent.

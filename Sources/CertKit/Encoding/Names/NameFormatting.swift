@@ -4,7 +4,8 @@ enum NameFormatting {
     /// encoding order, as OpenSSL's `-nameopt RFC2253` prints them), OpenSSL short names,
     /// and `OID=#hex` (the value's DER) for attribute types without a short name.
     static func rfc4514(_ name: DistinguishedName) -> String {
-        let raw = rawValues(name)
+        // The attribute values' DER is needed only for types without a short name: the name is re-read then.
+        var raw: [[[UInt8]]]??
         var rdnTexts: [String] = []
         for (rdnIndex, rdn) in name.relativeNames.enumerated() {
             var parts: [String] = []
@@ -15,7 +16,8 @@ enum NameFormatting {
                     let value = isHexDump ? attribute.value : escape(attribute.value)
                     parts.append(short + "=" + value)
                 } else {
-                    let encoded = raw.flatMap { $0.indices.contains(rdnIndex) && $0[rdnIndex].indices.contains(attributeIndex)
+                    if raw == nil { raw = .some(rawValues(name)) }
+                    let encoded = raw!.flatMap { $0.indices.contains(rdnIndex) && $0[rdnIndex].indices.contains(attributeIndex)
                         ? $0[rdnIndex][attributeIndex] : nil }
                     parts.append(attribute.oid + "=#" + Hex.encode(encoded ?? Array(attribute.value.utf8)))
                 }
@@ -29,6 +31,13 @@ enum NameFormatting {
     /// scalar that `DisplayText/needsEscaping(_:)` (controls, bidi and other format characters) as hex pairs
     /// of its UTF-8 bytes (`\1B`, `\C2\9B`, `\E2\80\AE`), so the string is safe to print and still RFC 4514.
     static func escape(_ value: String) -> String {
+        // Printable ASCII with nothing to escape (nearly every real value) is returned as it is.
+        let utf8 = value.utf8
+        if let first = utf8.first, let last = utf8.last, first != UInt8(ascii: "#"), first != 0x20, last != 0x20,
+            utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && !Self.isSpecial($0) })
+        {
+            return value
+        }
         let scalars = Array(value.unicodeScalars)
         var out = ""
         out.reserveCapacity(value.utf8.count)
@@ -50,6 +59,14 @@ enum NameFormatting {
             }
         }
         return out
+    }
+
+    /// `"+,;<>\`: escaped wherever they are.
+    private static func isSpecial(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x22, 0x2B, 0x2C, 0x3B, 0x3C, 0x3E, 0x5C: true
+        default: false
+        }
     }
 
     /// The DER of each attribute value, by RDN and attribute, or nil if the name does not re-parse.

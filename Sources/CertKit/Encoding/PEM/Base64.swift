@@ -63,7 +63,7 @@ package enum Base64 {
 
     /// Decodes base64 in `text[start..<end]`, skipping spaces, tabs, CR and LF. Padding is optional; after
     /// padding only whitespace may follow. Returns nil when malformed.
-    static func decode(_ text: [UInt8], from start: Int, to end: Int) -> [UInt8]? {
+    package static func decode(_ text: [UInt8], from start: Int, to end: Int) -> [UInt8]? {
         guard start >= 0, start <= end, end <= text.count else { return nil }
         let capacity = (end - start) / 4 * 3 + 3
         var ok = true
