@@ -13,7 +13,7 @@ struct ConcurrencyBenchmarks {
         let benchmark = "throughput \(workload.name)"
         let raw = kind.raw(workload)
         let evaluation = workload.evaluation()
-        let evaluator = TrustEvaluator(backend: kind.make(handleCache: true), configuration: .uncached)
+        let evaluator = TrustEvaluator(backend: kind.make(handleCache: true), configuration: .verifyingEverySignature)
         let serial = SerialTrustEvaluator(evaluator: evaluator)
         let direct = report.add(row(benchmark, kind, "certkit: one direct caller", measurement.nanosecondsPerOperation {
             _ = evaluator.evaluate(evaluation)

@@ -10,6 +10,8 @@ import Foundation
 ///   public keys), as for a server never seen before;
 /// - warm: the same, with the backend's caches on, so the intermediate's and the anchor's key (and, with the
 ///   second opinion, their library handles) were seen before;
+/// - repeat: warm, and the evaluator's verified-signature cache on, so every link of the chain, verified on the
+///   first call, is not verified again (what a client reconnecting to the same server pays);
 /// - 2 threads fresh: two callers on fresh chains; the scaling is one caller's wall time per chain over the
 ///   2-thread wall time per chain (both on the wall clock, also under `--cpu-time`; on a machine busy with other
 ///   work it shows the contention, not the scaling).
@@ -45,10 +47,15 @@ struct ConnectionBenchmarks {
         let ders = workload.chainDER
         for secondOpinion in [true, false] {
             let label = secondOpinion ? "second opinion" : "core only"
-            let configuration = TrustEvaluator.Configuration(librarySecondOpinion: secondOpinion)
+            // Fresh and warm verify every signature on every call (the evaluator's verified-signature cache off);
+            // "repeat" is the same chain again with it on (each link verified once, then remembered).
+            let configuration = TrustEvaluator.Configuration(
+                librarySecondOpinion: secondOpinion, verifiedSignatureCacheCapacity: 0)
             let fresh = TrustEvaluator(backend: kind.make(handleCache: false), configuration: configuration)
             let warm = TrustEvaluator(backend: kind.make(handleCache: true), configuration: configuration)
-            for evaluator in [fresh, warm] where !evaluator.evaluate(workload.evaluation(chain: Self.parse(ders))).isTrusted {
+            let repeated = TrustEvaluator(
+                backend: kind.make(handleCache: true), configuration: .init(librarySecondOpinion: secondOpinion))
+            for evaluator in [fresh, warm, repeated] where !evaluator.evaluate(workload.evaluation(chain: Self.parse(ders))).isTrusted {
                 fail("certkit \(kind) (\(label)) does not trust \(workload.name)")
             }
             let freshRow = report.add(row(benchmark, kind, "certkit fresh, \(label)", measurement.nanosecondsPerOperation {
@@ -56,6 +63,9 @@ struct ConnectionBenchmarks {
             }), baseline: floorRow)
             let warmRow = report.add(row(benchmark, kind, "certkit warm, \(label)", measurement.nanosecondsPerOperation {
                 _ = warm.evaluate(workload.evaluation(chain: Self.parse(ders)))
+            }), baseline: floorRow)
+            report.add(row(benchmark, kind, "certkit repeat (signatures remembered), \(label)", measurement.nanosecondsPerOperation {
+                _ = repeated.evaluate(workload.evaluation(chain: Self.parse(ders)))
             }), baseline: floorRow)
             // Scaling compares wall clocks (one caller, two callers), whatever clock the other rows use.
             let oneThread = report.add(row(benchmark, kind, "certkit fresh 1 thread (wall), \(label)", measurement.wallNanosecondsPerOperation(callers: 1) {
@@ -100,7 +110,8 @@ enum ConnectionProfileLoop {
               let kind = BackendKind(rawValue: arguments[1]), let count = Int(arguments[4]) else {
             fail("--profile WORKLOAD BACKEND fresh|warm core|second COUNT")
         }
-        let configuration = TrustEvaluator.Configuration(librarySecondOpinion: arguments[3] == "second")
+        let configuration = TrustEvaluator.Configuration(
+            librarySecondOpinion: arguments[3] == "second", verifiedSignatureCacheCapacity: 0)
         let evaluator = TrustEvaluator(backend: kind.make(handleCache: arguments[2] == "warm"), configuration: configuration)
         let ders = workload.chainDER
         var trusted = 0

@@ -38,7 +38,7 @@ struct GrowthBenchmarks {
         guard let leaf = workload.chain.first, workload.chain.count >= 2 else { fail("\(workload.name): no chain") }
         let needed = Array(workload.chain.dropFirst())
         let all = GrowthInputs.distractors(100_000, spki: leaf.publicKey.derEncoded)
-        let evaluator = TrustEvaluator(backend: kind.make(handleCache: true), limits: Self.unbounded, configuration: .uncached)
+        let evaluator = TrustEvaluator(backend: kind.make(handleCache: true), limits: Self.unbounded, configuration: .verifyingEverySignature)
         var points: [(size: Double, nanoseconds: Double)] = []
         var floorPoints: [(size: Double, nanoseconds: Double)] = []
         for size in [10, 100, 1_000, 10_000, 100_000] {
