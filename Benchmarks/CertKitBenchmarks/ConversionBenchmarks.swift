@@ -1,5 +1,6 @@
 import CBaselines
 import CertKit
+import Foundation
 
 /// PEM → DER over a 1000-certificate bundle, per certificate.
 struct ConversionBenchmarks {
@@ -42,5 +43,18 @@ struct ConversionBenchmarks {
                     _ = try? CertificateBundle.decode(bundle.text)
                 })).usPerOp
         }
+    }
+}
+
+/// `--profile-bundle COUNT`: the bundle decode of the `bundle` benchmark in a loop, nothing else, for a profiler.
+enum BundleProfileLoop {
+    static func run(count: Int) -> Never {
+        let bundle = thousandCertificatePEM()
+        var decoded = 0
+        for _ in 0..<count {
+            decoded += (try? CertificateBundle.decode(bundle.text))?.certificates.count ?? 0
+        }
+        emit("\(decoded) certificates decoded")
+        exit(0)
     }
 }

@@ -7,6 +7,9 @@ import Foundation
 //
 //   certkit-benchmarks --write-corpus DIR [--count N]
 //
+//   certkit-benchmarks --profile WORKLOAD BACKEND fresh|warm core|second COUNT   (one connection case, for a profiler)
+//   certkit-benchmarks --profile-bundle COUNT   (decode of the 1000-certificate bundle COUNT times, for a profiler)
+//
 // Every certkit row carries `ratio` = its µs/op divided by the µs/op of its raw-C baseline row from this run.
 
 var jsonPath: String?
@@ -31,6 +34,7 @@ while let argument = arguments.next() {
     case "--python": python = value()
     case "--cpu-time": settings.threadCPUTime = true
     case "--profile": profile = (0..<5).map { _ in value() }
+    case "--profile-bundle": BundleProfileLoop.run(count: Int(value()) ?? 1)
     case "--batch-chains": batch.chains = max(100, Int(value()) ?? batch.chains)
     case "--batch-memory": batch.memoryChains = max(0, Int(value()) ?? batch.memoryChains)
     case "--write-corpus": batch.corpusDirectory = value()

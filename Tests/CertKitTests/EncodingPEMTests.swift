@@ -45,6 +45,44 @@ import Testing
         #expect(Base64.decode("Zm*=") == nil)
     }
 
+    @Test("the multi-character fast path decodes exactly as one character at a time")
+    func base64FastPathAgreesWithCharacterPath() {
+        // A space after every character keeps every quantum off the fast path (spaces are skipped anywhere), so
+        // the spaced text is decoded one character at a time: both must give the same bytes, or both nil.
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        let odd = Array("=\n\r\t *-".utf8)
+        for _ in 0..<5_000 {
+            let count = Int.random(in: 0...40, using: &generator)
+            let text: [UInt8] = (0..<count).map { _ in
+                Int.random(in: 0..<10, using: &generator) == 0
+                    ? odd.randomElement(using: &generator)! : alphabet.randomElement(using: &generator)!
+            }
+            let spaced: [UInt8] = text.flatMap { byte -> [UInt8] in [byte, 0x20] }
+            let fast = Base64.decode(text, from: 0, to: text.count)
+            #expect(fast == Base64.decode(spaced, from: 0, to: spaced.count), "\(String(decoding: text, as: UTF8.self))")
+            // And from an offset inside a larger buffer.
+            let framed: [UInt8] = [0x2D, 0x2D] + text + [0x2D]
+            #expect(Base64.decode(framed, from: 2, to: 2 + text.count) == fast)
+        }
+        #expect(Base64.decode([], from: 0, to: 0) == [])
+    }
+
+    @Test("the eight-byte dash search finds the first dash at every offset and alignment")
+    func dashSearchAgreesWithLinearScan() {
+        for length in 0..<40 {
+            for dash in [-1] + Array(0..<length) {
+                var text = [UInt8](repeating: 0x41, count: length)
+                if dash >= 0 { text[dash] = 0x2D; if dash + 3 < length { text[dash + 3] = 0x2D } }
+                for from in 0...length {
+                    let expected = text[from...].firstIndex(of: 0x2D)
+                    let found = text.withUnsafeBufferPointer { PEMDecoder.firstIndex(of: 0x2D, in: $0, from: from, to: length) }
+                    #expect(found == expected, "length \(length), dash \(dash), from \(from)")
+                }
+            }
+        }
+    }
+
     @Test func toleratesCRLFWidthsSpacesAndSurroundingText() throws {
         let base64 = Base64.encode(Self.der)
         var wide = ""

@@ -25,7 +25,9 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         let notAfter: Date
         let publicKey: PublicKeyInfo
         let extensions: CertificateExtensions
-        let isSelfIssued: Bool
+        /// Subject matches issuer (RFC 5280 §7.1), decided on first use (0: not yet, 1: no, 2: yes): a name
+        /// comparison that is not byte for byte needs both names' attributes, which nothing else may need.
+        private let selfIssued = Atomic<UInt8>(0)
         let tbsSignatureAlgorithmMatches: Bool
         /// The hash of the whole DER with the process's random seed, computed on first use (0: not yet).
         private let derHash = Atomic<Int>(0)
@@ -39,6 +41,14 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
             let value = computed == 0 ? 1 : computed
             derHash.store(value, ordering: .relaxed)
             return value
+        }
+
+        var isSelfIssued: Bool {
+            let stored = selfIssued.load(ordering: .relaxed)
+            if stored != 0 { return stored == 2 }
+            let matches = subject.matches(issuer)
+            selfIssued.store(matches ? 2 : 1, ordering: .relaxed)
+            return matches
         }
 
         init(
@@ -60,7 +70,6 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
             self.notAfter = notAfter
             self.publicKey = publicKey
             self.extensions = extensions
-            self.isSelfIssued = subject.matches(issuer)
         }
     }
 

@@ -1,4 +1,9 @@
+import Synchronization
+
 /// An X.501 name (issuer or subject) with its raw DER and decoded attributes.
+///
+/// A decoded name keeps its encoding and makes the attributes' text on first use of ``relativeNames`` (once per
+/// name, shared by its copies): equality, hashing and the byte-equal issuer lookup never need it.
 public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     /// One attribute of a relative distinguished name, e.g. `CN=leaf.example`.
     public struct Attribute: Sendable, Hashable {
@@ -20,12 +25,20 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     /// The DER encoding of the whole Name (the SEQUENCE).
     public let derEncoded: [UInt8]
     /// The relative distinguished names in encoding order (most general first, as in the DER).
-    public let relativeNames: [[Attribute]]
+    public var relativeNames: [[Attribute]] { attributes.value(decoding: derEncoded) }
+
+    private let attributes: DeferredAttributes
 
     /// Creates a name.
     public init(derEncoded: [UInt8], relativeNames: [[Attribute]]) {
         self.derEncoded = derEncoded
-        self.relativeNames = relativeNames
+        self.attributes = DeferredAttributes(relativeNames)
+    }
+
+    /// A name whose encoding ``NameParser`` accepted; its attributes are decoded on first use.
+    init(acceptedEncoding: [UInt8]) {
+        self.derEncoded = acceptedEncoding
+        self.attributes = DeferredAttributes(nil)
     }
 
     public static func == (lhs: DistinguishedName, rhs: DistinguishedName) -> Bool { lhs.derEncoded == rhs.derEncoded }
@@ -48,4 +61,21 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     /// Name comparison as RFC 5280 §7.1: byte-equal, or equal after case-insensitive, whitespace-folded
     /// comparison of PrintableString / UTF8String values, attribute by attribute.
     public func matches(_ other: DistinguishedName) -> Bool { NameFormatting.namesMatch(self, other) }
+}
+
+/// The attributes of one name, made at most once and shared by the name's copies.
+private final class DeferredAttributes: Sendable {
+    private let state: Mutex<[[DistinguishedName.Attribute]]?>
+
+    init(_ ready: [[DistinguishedName.Attribute]]?) { state = Mutex(ready) }
+
+    /// The attributes, decoded from `der` (the encoding the parser accepted) on the first call.
+    func value(decoding der: [UInt8]) -> [[DistinguishedName.Attribute]] {
+        state.withLock { cached in
+            if let cached { return cached }
+            let decoded = NameParser.relativeNames(ofAccepted: der)
+            cached = decoded
+            return decoded
+        }
+    }
 }

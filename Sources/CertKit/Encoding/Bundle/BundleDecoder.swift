@@ -35,13 +35,11 @@ enum BundleDecoder {
             marker.withUnsafeBufferPointer { pattern in
                 var index = 0
                 let last = buffer.count - pattern.count
-                while index <= last {
-                    if buffer[index] == 0x2D {
-                        var offset = 1
-                        while offset < pattern.count && buffer[index + offset] == pattern[offset] { offset += 1 }
-                        if offset == pattern.count { return true }
-                    }
-                    index += 1
+                while index <= last, let dash = PEMDecoder.firstIndex(of: 0x2D, in: buffer, from: index, to: last + 1) {
+                    var offset = 1
+                    while offset < pattern.count && buffer[dash + offset] == pattern[offset] { offset += 1 }
+                    if offset == pattern.count { return true }
+                    index = dash + 1
                 }
                 return false
             }

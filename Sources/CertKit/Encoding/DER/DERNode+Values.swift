@@ -81,25 +81,13 @@ extension DERNode {
 
 /// Conversion of encoded OBJECT IDENTIFIER contents to dotted text.
 enum OIDText {
+    /// True exactly when ``dotted(_:)`` gives text for `bytes` (the same rules, with nothing allocated).
+    static func isValid(_ bytes: ArraySlice<UInt8>) -> Bool { forEachArc(bytes) { _ in } }
+
     /// Dotted text for `bytes`, or nil when the encoding is not minimal or is truncated.
     static func dotted(_ bytes: ArraySlice<UInt8>) -> String? {
-        guard !bytes.isEmpty else { return nil }
         var parts: [UInt64] = []
-        var value: UInt64 = 0
-        var inArc = false
-        for byte in bytes {
-            if !inArc && byte == 0x80 { return nil }
-            guard value <= (UInt64.max >> 7) else { return nil }
-            value = (value << 7) | UInt64(byte & 0x7F)
-            if byte & 0x80 == 0 {
-                parts.append(value)
-                value = 0
-                inArc = false
-            } else {
-                inArc = true
-            }
-        }
-        guard !inArc, let first = parts.first else { return nil }
+        guard forEachArc(bytes, { parts.append($0) }), let first = parts.first else { return nil }
         var text: String
         if first < 40 { text = "0.\(first)" } else if first < 80 { text = "1.\(first &- 40)" } else { text = "2.\(first &- 80)" }
         for part in parts.dropFirst() {
@@ -107,5 +95,26 @@ enum OIDText {
             text += String(part)
         }
         return text
+    }
+
+    /// Calls `arc` with each arc's value in order (the first holds the first two arcs); false when `bytes` is
+    /// empty, an arc is not minimally encoded, is truncated or does not fit 64 bits.
+    private static func forEachArc(_ bytes: ArraySlice<UInt8>, _ arc: (UInt64) -> Void) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        var value: UInt64 = 0
+        var inArc = false
+        for byte in bytes {
+            if !inArc && byte == 0x80 { return false }
+            guard value <= (UInt64.max >> 7) else { return false }
+            value = (value << 7) | UInt64(byte & 0x7F)
+            if byte & 0x80 == 0 {
+                arc(value)
+                value = 0
+                inArc = false
+            } else {
+                inArc = true
+            }
+        }
+        return !inArc
     }
 }

@@ -1,8 +1,14 @@
 /// The OIDs certificates are made of, looked up by their encoded bytes so that parsing does not build a dotted
 /// string for each of them (that was a fifth of the parse time). Anything not in the table is decoded as usual.
 enum KnownOIDs {
-    /// Dotted text by encoded contents, built once from the tables the parser already has.
-    static let byEncoding: [OIDKey: String] = {
+    /// One known OID: its DER contents and its dotted text.
+    struct Entry: Sendable {
+        let encoding: [UInt8]
+        let text: String
+    }
+
+    /// Every known OID, built once from the tables the parser already has.
+    static let entries: [Entry] = {
         var dotted = Set<String>()
         dotted.formUnion(SignatureAlgorithm.allowlist.keys)
         dotted.formUnion(ExtensionOID.names.keys)
@@ -21,15 +27,45 @@ enum KnownOIDs {
             "1.2.840.113549.1.1.8",  // MGF1
             "2.5.29.33", "2.5.29.36", "2.5.29.54",  // policy mappings/constraints, inhibitAnyPolicy
         ])
-        var table: [OIDKey: String] = [:]
-        for text in dotted {
-            if let bytes = encode(text) { table[OIDKey(bytes[...])] = text }
-        }
-        return table
+        return dotted.sorted().compactMap { text in encode(text).map { Entry(encoding: $0, text: text) } }
     }()
 
+    /// Open addressing over a fixed table (a power of two, at least four times the entries): slot → entry index
+    /// + 1, 0 for empty. The table never grows with the input, so a lookup costs a short probe whatever the
+    /// input holds; an unknown OID ends at the first empty slot.
+    private static let slotMask = 511
+    private static let slots: [UInt16] = {
+        precondition(entries.count * 4 <= slotMask + 1, "the known-OID table needs more slots")
+        var slots = [UInt16](repeating: 0, count: slotMask + 1)
+        for (index, entry) in entries.enumerated() {
+            var slot = hash(entry.encoding[...]) & slotMask
+            while slots[slot] != 0 { slot = (slot + 1) & slotMask }
+            slots[slot] = UInt16(index + 1)
+        }
+        return slots
+    }()
+
+    /// FNV-1a over the contents, folded to an Int (no random seed is needed: the table is fixed).
+    private static func hash(_ bytes: ArraySlice<UInt8>) -> Int {
+        var value: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            value ^= UInt64(byte)
+            value = value &* 0x0000_0100_0000_01B3
+        }
+        return Int(truncatingIfNeeded: value ^ (value >> 29))
+    }
+
     /// The dotted text of `contents`, when it is a known OID.
-    static func lookup(_ contents: ArraySlice<UInt8>) -> String? { byEncoding[OIDKey(contents)] }
+    static func lookup(_ contents: ArraySlice<UInt8>) -> String? {
+        var slot = hash(contents) & slotMask
+        while true {
+            let occupant = Int(slots[slot])
+            if occupant == 0 { return nil }
+            let entry = entries[occupant - 1]
+            if entry.encoding.count == contents.count && entry.encoding.elementsEqual(contents) { return entry.text }
+            slot = (slot + 1) & slotMask
+        }
+    }
 
     /// The DER contents of a dotted OID (used to build the table).
     static func encode(_ text: String) -> [UInt8]? {
@@ -46,18 +82,5 @@ enum KnownOIDs {
             bytes += chunk
         }
         return bytes
-    }
-}
-
-/// Encoded OID contents as a dictionary key, hashed in one pass.
-struct OIDKey: Hashable, Sendable {
-    let bytes: ArraySlice<UInt8>
-
-    init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
-
-    static func == (lhs: OIDKey, rhs: OIDKey) -> Bool { lhs.bytes.elementsEqual(rhs.bytes) }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(encoding: bytes)
     }
 }

@@ -84,12 +84,33 @@ enum PEMDecoder {
         return text.withUnsafeBufferPointer { buffer -> Int? in
             var index = from
             let last = to - pattern.count
-            while index <= last {
-                if buffer[index] == first && hasPrefix(pattern, in: buffer, at: index) { return index }
-                index += 1
+            while index <= last, let candidate = firstIndex(of: first, in: buffer, from: index, to: last + 1) {
+                if hasPrefix(pattern, in: buffer, at: candidate) { return candidate }
+                index = candidate + 1
             }
             return nil
         }
+    }
+
+    /// The first index of `byte` in `buffer[from..<to]`, eight bytes at a time (a block body is mostly base64
+    /// with no dash in it, and every marker starts with one).
+    static func firstIndex(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+        guard let base = buffer.baseAddress, from >= 0, to <= buffer.count else { return nil }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let pattern = UInt64(byte) &* ones
+        var index = from
+        while to - index >= 8 {
+            // A zero byte in word ^ pattern is an occurrence; the lowest flagged byte is exact (little-endian).
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) ^ pattern
+            let found = (word &- ones) & ~word & (ones &* 0x80)
+            if found != 0 { return index + found.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < to {
+            if base[index] == byte { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// True when `text[at...]` starts with `pattern`.
