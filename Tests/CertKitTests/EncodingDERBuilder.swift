@@ -25,16 +25,19 @@ enum DERBuilder {
     /// `certificate` with its extensions replaced by `extensions` (the signature is left as is: it no longer
     /// verifies, which parsing does not care about).
     static func replacingExtensions(of certificate: [UInt8], with extensions: [[UInt8]]) throws -> [UInt8] {
-        var top = DERReader(certificate)
-        var outer = try top.read(DERTag.sequence, "certificate").children()
-        let tbs = try outer.read(DERTag.sequence, "tbs")
-        var rest: [[UInt8]] = []
-        while let node = try outer.next() { rest.append(node.encoded) }
-        var fields = try tbs.children()
-        var kept: [[UInt8]] = []
-        while let node = try fields.next() {
-            if node.tag != 0xA3 { kept.append(node.encoded) }
+        let (fields, rest) = try DERReader.read(certificate) { top throws(CertificateDecodingError) in
+            var outer = try top.read(DERTag.sequence, "certificate").children()
+            let tbs = try outer.read(DERTag.sequence, "tbs")
+            var rest: [[UInt8]] = []
+            while let node = try outer.next() { rest.append(node.encoded) }
+            var fields = try tbs.children()
+            var kept: [[UInt8]] = []
+            while let node = try fields.next() {
+                if node.tag != 0xA3 { kept.append(node.encoded) }
+            }
+            return (kept, rest)
         }
+        var kept = fields
         if !kept.contains(where: { $0.first == 0xA0 }) { kept.insert(tlv(0xA0, [0x02, 0x01, 0x02]), at: 0) }
         let newTBS = sequence(kept + [tlv(0xA3, sequence(extensions))])
         return sequence([newTBS] + rest)

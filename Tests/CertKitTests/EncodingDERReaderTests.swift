@@ -3,9 +3,8 @@ import Testing
 
 @Suite struct EncodingDERReaderTests {
     private func kind(_ bytes: [UInt8]) -> CertificateDecodingError.Kind? {
-        do {
-            var reader = DERReader(bytes)
-            try reader.validateTree()
+        do throws(CertificateDecodingError) {
+            try DERReader.read(bytes) { reader throws(CertificateDecodingError) in try reader.validateTree() }
             return nil
         } catch {
             return error.kind
@@ -13,12 +12,13 @@ import Testing
     }
 
     @Test func readsShortAndLongLengths() throws {
-        var reader = DERReader([0x04, 0x02, 0xAA, 0xBB, 0x04, 0x81, 0x80] + [UInt8](repeating: 1, count: 128))
-        let first = try #require(try reader.next())
-        #expect(first.contentBytes == [0xAA, 0xBB])
-        let second = try #require(try reader.next())
-        #expect(second.contentLength == 128)
-        #expect(try reader.next() == nil)
+        let bytes: [UInt8] = [0x04, 0x02, 0xAA, 0xBB, 0x04, 0x81, 0x80] + [UInt8](repeating: 1, count: 128)
+        let (first, second, rest) = try DERReader.read(bytes) { reader throws(CertificateDecodingError) in
+            (try reader.next()?.contentBytes, try reader.next()?.contentLength, try reader.next())
+        }
+        #expect(first == [0xAA, 0xBB])
+        #expect(second == 128)
+        #expect(rest == nil)
     }
 
     @Test func rejectsIndefiniteLength() {
@@ -57,12 +57,14 @@ import Testing
     }
 
     @Test func primitiveValues() throws {
-        var reader = DERReader([0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x0B,
-                                0x01, 0x01, 0xFF, 0x02, 0x02, 0x00, 0x80, 0x02, 0x02, 0x00, 0x7F])
-        #expect(try reader.next()?.objectIdentifier() == "1.2.840.113549.1.1.11")
-        #expect(try reader.next()?.boolean() == true)
-        #expect(try reader.next()?.integerBytes() == [0x00, 0x80])
-        #expect(throws: CertificateDecodingError.self) { try reader.next()?.integerBytes() }
+        let bytes: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x0B,
+                              0x01, 0x01, 0xFF, 0x02, 0x02, 0x00, 0x80, 0x02, 0x02, 0x00, 0x7F]
+        try DERReader.read(bytes) { reader throws(CertificateDecodingError) in
+            #expect(try reader.next()?.objectIdentifier() == "1.2.840.113549.1.1.11")
+            #expect(try reader.next()?.boolean() == true)
+            #expect(try reader.next()?.integerBytes() == [0x00, 0x80])
+            #expect(throws: CertificateDecodingError.self) { try reader.next()?.integerBytes() }
+        }
         #expect(OIDText.dotted([0x80, 0x01][...]) == nil)
         #expect(OIDText.dotted([0x2A, 0x86][...]) == nil)
     }

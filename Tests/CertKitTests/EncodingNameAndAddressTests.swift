@@ -7,8 +7,10 @@ import Testing
         let sets = rdns.map { oid, tag, value in
             DERBuilder.set([DERBuilder.sequence([DERBuilder.tlv(0x06, oid), DERBuilder.tlv(tag, Array(value.utf8))])])
         }
-        var reader = DERReader(DERBuilder.sequence(sets))
-        return try NameParser.parse(try #require(try reader.next()), limits: .default)
+        return try DERReader.read(DERBuilder.sequence(sets)) { reader throws(CertificateDecodingError) in
+            guard let node = try reader.next() else { throw CertificateDecodingError(.empty, "no name") }
+            return try NameParser.parse(node, limits: .default)
+        }
     }
 
     static let cn: [UInt8] = [0x55, 0x04, 0x03]

@@ -66,8 +66,9 @@ struct LimitsAlgorithmTests {
                  value: pick(values, &random))
             }
             let der = LimitsTestCertificates.name(rdns)
-            var reader = DERReader(der)
-            return .directoryName(try! NameParser.parse(reader.next()!, limits: .default))
+            return .directoryName(try! DERReader.read(der) { reader throws(CertificateDecodingError) in
+                try NameParser.parse(reader.next()!, limits: .default)
+            })
         }
     }
 
@@ -137,8 +138,10 @@ struct LimitsAlgorithmTests {
             let set = DERBuilder.set(attributes.map { oid, tag, value in
                 DERBuilder.sequence([DERBuilder.tlv(0x06, oid), DERBuilder.tlv(tag, Array(value.utf8))])
             })
-            var reader = DERReader(DERBuilder.sequence([set]))
-            return try NameParser.parse(try #require(try reader.next()), limits: .default)
+            return try DERReader.read(DERBuilder.sequence([set])) { reader throws(CertificateDecodingError) in
+                guard let node = try reader.next() else { throw CertificateDecodingError(.empty, "no name") }
+                return try NameParser.parse(node, limits: .default)
+            }
         }
         let cn = LimitsTestCertificates.commonName, o = LimitsTestCertificates.organization
         let left = try name([(cn, 0x0C, "a  b"), (o, 0x0C, "Org")])

@@ -86,21 +86,24 @@ struct OCSPResponseTests {
     /// `delegated.der` with `certificates` in place of the responder certificate it carries (outside the signed
     /// part: the signature still verifies).
     static func delegated(carrying certificates: [Certificate]) throws -> [UInt8] {
-        var top = DERReader(try bytes("delegated.der"))
-        var response = try top.read(DERTag.sequence, "OCSPResponse").children()
-        let status = try response.read(DERTag.enumerated, "status")
-        var explicit = try response.read(DERTag.contextConstructed(0), "[0]").children()
-        var responseBytes = try explicit.read(DERTag.sequence, "responseBytes").children()
-        let type = try responseBytes.read(DERTag.objectIdentifier, "type")
-        var octets = DERReader(try responseBytes.read(DERTag.octetString, "octets").contentBytes)
-        var basic = try octets.read(DERTag.sequence, "BasicOCSPResponse").children()
-        let signed = [try basic.read(DERTag.sequence, "tbs").encoded, try basic.read(DERTag.sequence, "algorithm").encoded,
-                      try basic.read(DERTag.bitString, "signature").encoded]
+        let (status, type, octets) = try DERReader.read(try bytes("delegated.der")) { top throws(CertificateDecodingError) in
+            var response = try top.read(DERTag.sequence, "OCSPResponse").children()
+            let status = try response.read(DERTag.enumerated, "status").encoded
+            var explicit = try response.read(DERTag.contextConstructed(0), "[0]").children()
+            var responseBytes = try explicit.read(DERTag.sequence, "responseBytes").children()
+            let type = try responseBytes.read(DERTag.objectIdentifier, "type").encoded
+            return (status, type, try responseBytes.read(DERTag.octetString, "octets").contentBytes)
+        }
+        let signed = try DERReader.read(octets) { octets throws(CertificateDecodingError) in
+            var basic = try octets.read(DERTag.sequence, "BasicOCSPResponse").children()
+            return [try basic.read(DERTag.sequence, "tbs").encoded, try basic.read(DERTag.sequence, "algorithm").encoded,
+                    try basic.read(DERTag.bitString, "signature").encoded]
+        }
         let certs = DERWriter.tlv(DERTag.contextConstructed(0), DERWriter.sequence(certificates.map(\.derEncoded)))
         let inner = DERWriter.sequence(signed + [certs])
         return DERWriter.sequence([
-            status.encoded,
-            DERWriter.tlv(DERTag.contextConstructed(0), DERWriter.sequence([type.encoded, DERWriter.tlv(DERTag.octetString, inner)])),
+            status,
+            DERWriter.tlv(DERTag.contextConstructed(0), DERWriter.sequence([type, DERWriter.tlv(DERTag.octetString, inner)])),
         ])
     }
 

@@ -67,18 +67,17 @@ enum BundleDecoder {
             var where_: String { "PEM block \(index + 1) (\(MessageText.line(block.label)))" }
             if certificateLabels.contains(block.label) {
                 sawPlainCertificate = true
-                var reader = DERReader(block.bytes)
-                let node: DERNode
                 do throws(CertificateDecodingError) {
-                    guard let first = try reader.next() else { throw CertificateDecodingError(.malformedDER, "empty block") }
-                    node = first
-                    if !reader.isAtEnd {
-                        guard block.label == "TRUSTED CERTIFICATE" else {
-                            throw CertificateDecodingError(.malformedDER, "\(reader.remaining) trailing bytes after the certificate")
+                    try DERReader.read(block.bytes) { reader throws(CertificateDecodingError) in
+                        guard let node = try reader.next() else { throw CertificateDecodingError(.malformedDER, "empty block") }
+                        if !reader.isAtEnd {
+                            guard block.label == "TRUSTED CERTIFICATE" else {
+                                throw CertificateDecodingError(.malformedDER, "\(reader.remaining) trailing bytes after the certificate")
+                            }
+                            notes.append("\(where_): dropped \(reader.remaining) bytes of OpenSSL trust information")
                         }
-                        notes.append("\(where_): dropped \(reader.remaining) bytes of OpenSSL trust information")
+                        certificates.append(try X509Parser.parseCertificate(node: node, in: block.bytes, limits: limits))
                     }
-                    certificates.append(try X509Parser.parseCertificate(node: node, limits: limits))
                 } catch {
                     throw CertificateDecodingError(error.kind, "\(where_): \(error.message)")
                 }
@@ -127,24 +126,30 @@ enum BundleDecoder {
     // MARK: DER
 
     private static func decodePKCS7(_ der: [UInt8], limits: Limits) throws(CertificateDecodingError) -> [Certificate] {
-        var reader = DERReader(der)
-        let contentInfo = try reader.read(DERTag.sequence, "PKCS#7 ContentInfo")
-        try reader.expectEnd("the PKCS#7 ContentInfo")
-        let nodes = try PKCS7Parser.certificateNodes(contentInfo)
-        try checkCount(nodes.count, limits: limits)
-        var certificates: [Certificate] = []
-        for (index, node) in nodes.enumerated() {
-            do throws(CertificateDecodingError) {
-                certificates.append(try X509Parser.parseCertificate(node: node, limits: limits))
-            } catch {
-                throw CertificateDecodingError(error.kind, "PKCS#7 certificate \(index + 1): \(error.message)")
+        try DERReader.read(der) { reader throws(CertificateDecodingError) in
+            let contentInfo = try reader.read(DERTag.sequence, "PKCS#7 ContentInfo")
+            try reader.expectEnd("the PKCS#7 ContentInfo")
+            let nodes = try PKCS7Parser.certificateNodes(contentInfo)
+            try checkCount(nodes.count, limits: limits)
+            var certificates: [Certificate] = []
+            for (index, node) in nodes.enumerated() {
+                do throws(CertificateDecodingError) {
+                    certificates.append(try X509Parser.parseCertificate(node: node, in: der, limits: limits))
+                } catch {
+                    throw CertificateDecodingError(error.kind, "PKCS#7 certificate \(index + 1): \(error.message)")
+                }
             }
+            return certificates
         }
-        return certificates
     }
 
     private static func decodeDER(_ der: [UInt8], limits: Limits) throws(CertificateDecodingError) -> CertificateBundle {
-        var reader = DERReader(der)
+        try DERReader.read(der) { reader throws(CertificateDecodingError) in try decodeDER(der, reader: &reader, limits: limits) }
+    }
+
+    private static func decodeDER(
+        _ der: [UInt8], reader: inout DERReader, limits: Limits
+    ) throws(CertificateDecodingError) -> CertificateBundle {
         guard let first = try reader.next() else { throw CertificateDecodingError(.empty, "empty input") }
         if PKCS7Parser.looksLikeContentInfo(first) {
             try reader.expectEnd("the PKCS#7 ContentInfo")
@@ -162,7 +167,7 @@ enum BundleDecoder {
                 guard current.tag == DERTag.sequence else {
                     throw CertificateDecodingError(.malformedDER, "expected a certificate SEQUENCE, found \(DERTag.describe(current.tag))")
                 }
-                certificates.append(try X509Parser.parseCertificate(node: current, limits: limits))
+                certificates.append(try X509Parser.parseCertificate(node: current, in: der, limits: limits))
                 node = try reader.next()
             } catch {
                 if certificates.isEmpty && isCRL(der, limits: limits) {
@@ -183,9 +188,10 @@ enum BundleDecoder {
     /// How many well-formed top-level elements `der` starts with, counting no further than one past the limit:
     /// a sequence of 60,000 certificates is refused after reading 10,001 headers, before any is parsed.
     private static func topLevelCount(_ der: [UInt8], limits: Limits) -> Int {
-        var reader = DERReader(der)
-        var count = 0
-        while count <= limits.maxCertificatesPerInput, (try? reader.next()) != nil { count += 1 }
-        return count
+        (try? DERReader.read(der) { reader throws(CertificateDecodingError) in
+            var count = 0
+            while count <= limits.maxCertificatesPerInput, (try? reader.next()) != nil { count += 1 }
+            return count
+        }) ?? 0
     }
 }

@@ -7,7 +7,7 @@ extension DERNode {
         guard tag == DERTag.boolean, contentLength == 1 else {
             throw CertificateDecodingError(.malformedDER, "invalid BOOLEAN")
         }
-        switch buffer[contentStart] {
+        switch contentByte(0) {
         case 0x00: return false
         case 0xFF: return true
         default: throw CertificateDecodingError(.malformedDER, "BOOLEAN is neither 0x00 nor 0xFF")
@@ -19,11 +19,11 @@ extension DERNode {
         Array(try integerContents())
     }
 
-    /// The content octets of an INTEGER, checked as ``integerBytes()`` checks them, as a slice (no copy; never empty).
-    func integerContents() throws(CertificateDecodingError) -> ArraySlice<UInt8> {
+    /// The content octets of an INTEGER, checked as ``integerBytes()`` checks them, as a view (no copy; never empty).
+    func integerContents() throws(CertificateDecodingError) -> UnsafeBufferPointer<UInt8> {
         guard contentLength >= 1 else { throw CertificateDecodingError(.malformedDER, "empty INTEGER") }
         if contentLength >= 2 {
-            let first = buffer[contentStart], second = buffer[contentStart &+ 1]
+            let first = contentByte(0), second = contentByte(1)
             if (first == 0x00 && second & 0x80 == 0) || (first == 0xFF && second & 0x80 != 0) {
                 throw CertificateDecodingError(.malformedDER, "INTEGER is not minimally encoded")
             }
@@ -59,14 +59,15 @@ extension DERNode {
         return (Array(value.bytes), value.unusedBits)
     }
 
-    /// A BIT STRING checked as ``bitString()`` checks it, its bytes as a slice of the buffer (no copy).
-    func bitStringContents() throws(CertificateDecodingError) -> (bytes: ArraySlice<UInt8>, unusedBits: Int) {
+    /// A BIT STRING checked as ``bitString()`` checks it, its bytes as a view of the lent bytes (no copy); they
+    /// start at offset `contentStart + 1`.
+    func bitStringContents() throws(CertificateDecodingError) -> (bytes: UnsafeBufferPointer<UInt8>, unusedBits: Int) {
         guard contentLength >= 1 else { throw CertificateDecodingError(.malformedDER, "empty BIT STRING") }
-        let unused = Int(buffer[contentStart])
+        let unused = Int(contentByte(0))
         guard unused <= 7, !(contentLength == 1 && unused != 0) else {
             throw CertificateDecodingError(.malformedDER, "invalid BIT STRING unused-bits count")
         }
-        return (buffer[(contentStart &+ 1)..<end], unused)
+        return (UnsafeBufferPointer(start: base + (contentStart &+ 1), count: contentLength &- 1), unused)
     }
 
     /// A UTCTime or GeneralizedTime as RFC 5280 §4.1.2.5 profiles them.
@@ -82,10 +83,10 @@ extension DERNode {
 /// Conversion of encoded OBJECT IDENTIFIER contents to dotted text.
 enum OIDText {
     /// True exactly when ``dotted(_:)`` gives text for `bytes` (the same rules, with nothing allocated).
-    static func isValid(_ bytes: ArraySlice<UInt8>) -> Bool { forEachArc(bytes) { _ in } }
+    static func isValid<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Bool { forEachArc(bytes) { _ in } }
 
     /// Dotted text for `bytes`, or nil when the encoding is not minimal or is truncated.
-    static func dotted(_ bytes: ArraySlice<UInt8>) -> String? {
+    static func dotted<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> String? {
         var parts: [UInt64] = []
         guard forEachArc(bytes, { parts.append($0) }), let first = parts.first else { return nil }
         var text: String
@@ -99,7 +100,7 @@ enum OIDText {
 
     /// Calls `arc` with each arc's value in order (the first holds the first two arcs); false when `bytes` is
     /// empty, an arc is not minimally encoded, is truncated or does not fit 64 bits.
-    private static func forEachArc(_ bytes: ArraySlice<UInt8>, _ arc: (UInt64) -> Void) -> Bool {
+    private static func forEachArc<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ arc: (UInt64) -> Void) -> Bool {
         guard !bytes.isEmpty else { return false }
         var value: UInt64 = 0
         var inArc = false

@@ -1,8 +1,12 @@
-/// A strict DER reader over a byte buffer: definite, minimally encoded lengths only, every access
+/// A strict DER reader over bytes the caller keeps alive: definite, minimally encoded lengths only, every access
 /// bounds-checked, nesting bounded by ``maximumDepth``, low-tag-number identifiers only.
 ///
 /// It reads the TLVs at one level; ``DERNode/children()`` descends. Nothing here traps on any input.
-struct DERReader: Sendable {
+///
+/// Readers and nodes point into the bytes without owning them (no reference counting per element): they exist
+/// only inside ``read(_:_:)``, which lends the bytes for the duration of the parse; nothing that holds a node or a
+/// reader may outlive that call (every parser returns values: arrays, strings, numbers, never nodes).
+struct DERReader {
     /// The deepest nesting accepted (a certificate needs about 10).
     static let maximumDepth = 32
     /// The largest length accepted (lengths are encoded in at most 4 octets).
@@ -10,29 +14,37 @@ struct DERReader: Sendable {
 
     static let truncated = CertificateDecodingError(.malformedDER, "truncated DER: an element extends past the end of its container")
 
-    private let buffer: [UInt8]
+    /// The first byte of the whole input (nil only for an empty input, where nothing is ever read).
+    private let base: UnsafePointer<UInt8>?
     private(set) var position: Int
     private let end: Int
     private let depth: Int
 
-    /// A reader over the whole buffer at depth 0.
-    init(_ buffer: [UInt8]) {
-        self.buffer = buffer
-        self.position = 0
-        self.end = buffer.count
-        self.depth = 0
+    /// Runs `body` with a reader over all of `bytes` at depth 0; the reader and every node it gives are valid only
+    /// inside `body`.
+    static func read<Result>(
+        _ bytes: [UInt8], _ body: (inout DERReader) throws(CertificateDecodingError) -> Result
+    ) throws(CertificateDecodingError) -> Result {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(CertificateDecodingError) -> Result in
+            var reader = DERReader(base: buffer.baseAddress, position: 0, end: buffer.count, depth: 0)
+            return try body(&reader)
+        }
     }
 
-    /// A reader over `buffer[start..<end]` at `depth`.
-    init(buffer: [UInt8], start: Int, end: Int, depth: Int) throws(CertificateDecodingError) {
+    private init(base: UnsafePointer<UInt8>?, position: Int, end: Int, depth: Int) {
+        self.base = base
+        self.position = position
+        self.end = end
+        self.depth = depth
+    }
+
+    /// A reader over `base[start..<end]` at `depth` (a node's contents: the node checked the bounds).
+    init(base: UnsafePointer<UInt8>, start: Int, end: Int, depth: Int) throws(CertificateDecodingError) {
         guard depth <= DERReader.maximumDepth else {
             throw CertificateDecodingError(.malformedDER, "DER nested deeper than \(DERReader.maximumDepth) levels")
         }
-        guard start >= 0, start <= end, end <= buffer.count else { throw DERReader.truncated }
-        self.buffer = buffer
-        self.position = start
-        self.end = end
-        self.depth = depth
+        guard start >= 0, start <= end else { throw DERReader.truncated }
+        self.init(base: base, position: start, end: end, depth: depth)
     }
 
     /// True when every element at this level has been read.
@@ -40,20 +52,23 @@ struct DERReader: Sendable {
     /// The number of unread octets at this level.
     var remaining: Int { end &- position }
     /// The identifier octet of the next element, without consuming it.
-    var peekTag: UInt8? { position < end ? buffer[position] : nil }
+    var peekTag: UInt8? {
+        guard position < end, let base else { return nil }
+        return base[position]
+    }
 
     /// Reads the next element, or returns nil at the end of this level.
     mutating func next() throws(CertificateDecodingError) -> DERNode? {
-        guard position < end else { return nil }
+        guard position < end, let base else { return nil }
         let start = position
         var index = position
-        let tag = buffer[index]
+        let tag = base[index]
         guard tag & 0x1F != 0x1F else {
             throw CertificateDecodingError(.malformedDER, "unsupported multi-byte DER tag at offset \(start)")
         }
         index &+= 1
         guard index < end else { throw DERReader.truncated }
-        let first = buffer[index]
+        let first = base[index]
         index &+= 1
         var length: Int
         if first < 0x80 {
@@ -66,12 +81,12 @@ struct DERReader: Sendable {
                 throw CertificateDecodingError(.malformedDER, "length field of \(count) octets at offset \(start) is too long")
             }
             guard count <= end &- index else { throw DERReader.truncated }
-            guard buffer[index] != 0 else {
+            guard base[index] != 0 else {
                 throw CertificateDecodingError(.malformedDER, "non-minimal length encoding (leading zero) at offset \(start)")
             }
             length = 0
             for _ in 0..<count {
-                length = (length << 8) | Int(buffer[index])
+                length = (length << 8) | Int(base[index])
                 index &+= 1
             }
             guard length >= 0x80 else {
@@ -81,7 +96,7 @@ struct DERReader: Sendable {
         }
         guard length <= end &- index else { throw DERReader.truncated }
         position = index &+ length
-        return DERNode(tag: tag, buffer: buffer, start: start, contentStart: index, end: position, depth: depth)
+        return DERNode(tag: tag, base: base, start: start, contentStart: index, end: position, depth: depth)
     }
 
     /// Reads the next element and requires its tag to be `tag`.

@@ -4,7 +4,7 @@ import Foundation
 /// `YYYYMMDDHHMMSSZ`, seconds present, Zulu, no fractions. Computed without Calendar.
 enum DERTime {
     /// The date encoded by a time element's contents, or nil when it breaks the profile.
-    static func parse(tag: UInt8, _ digits: ArraySlice<UInt8>) -> Date? {
+    static func parse<Bytes: RandomAccessCollection<UInt8>>(tag: UInt8, _ digits: Bytes) -> Date? where Bytes.Index == Int {
         let year: Int
         var index: Int
         switch tag {
@@ -34,7 +34,7 @@ enum DERTime {
     }
 
     /// The decimal number in `digits[start..<start + count]`, offsets counted from the slice's start.
-    private static func number(_ digits: ArraySlice<UInt8>, _ start: Int, _ count: Int) -> Int? {
+    private static func number<Bytes: RandomAccessCollection<UInt8>>(_ digits: Bytes, _ start: Int, _ count: Int) -> Int? where Bytes.Index == Int {
         guard start >= 0, start + count <= digits.count else { return nil }
         var value = 0
         let base = digits.startIndex

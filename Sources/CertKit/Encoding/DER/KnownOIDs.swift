@@ -46,7 +46,7 @@ enum KnownOIDs {
     }()
 
     /// FNV-1a over the contents, folded to an Int (no random seed is needed: the table is fixed).
-    private static func hash(_ bytes: ArraySlice<UInt8>) -> Int {
+    private static func hash<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Int {
         var value: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in bytes {
             value ^= UInt64(byte)
@@ -56,7 +56,7 @@ enum KnownOIDs {
     }
 
     /// The dotted text of `contents`, when it is a known OID.
-    static func lookup(_ contents: ArraySlice<UInt8>) -> String? {
+    static func lookup<Bytes: RandomAccessCollection<UInt8>>(_ contents: Bytes) -> String? {
         var slot = hash(contents) & slotMask
         while true {
             let occupant = Int(slots[slot])

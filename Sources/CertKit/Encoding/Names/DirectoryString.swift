@@ -13,7 +13,7 @@ enum DirectoryString {
     }
 
     /// The text of a string value, or nil for non-string tags and invalid encodings.
-    static func decode(tag: UInt8, _ bytes: ArraySlice<UInt8>) -> String? {
+    static func decode<Bytes: RandomAccessCollection<UInt8>>(tag: UInt8, _ bytes: Bytes) -> String? where Bytes.Index == Int {
         switch tag {
         case DERTag.utf8String:
             return String(validating: bytes, as: UTF8.self)

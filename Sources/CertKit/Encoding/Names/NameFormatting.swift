@@ -71,25 +71,26 @@ enum NameFormatting {
 
     /// The DER of each attribute value, by RDN and attribute, or nil if the name does not re-parse.
     private static func rawValues(_ name: DistinguishedName) -> [[[UInt8]]]? {
-        var result: [[[UInt8]]] = []
         do {
-            var top = DERReader(name.derEncoded)
-            var rdns = try top.read(DERTag.sequence, "Name").children()
-            while let rdn = try rdns.next() {
-                var members = try rdn.children()
-                var values: [[UInt8]] = []
-                while let member = try members.next() {
-                    var pair = try member.children()
-                    _ = try pair.next()
-                    guard let value = try pair.next() else { return nil }
-                    values.append(value.encoded)
+            return try DERReader.read(name.derEncoded) { top throws(CertificateDecodingError) -> [[[UInt8]]]? in
+                var result: [[[UInt8]]] = []
+                var rdns = try top.read(DERTag.sequence, "Name").children()
+                while let rdn = try rdns.next() {
+                    var members = try rdn.children()
+                    var values: [[UInt8]] = []
+                    while let member = try members.next() {
+                        var pair = try member.children()
+                        _ = try pair.next()
+                        guard let value = try pair.next() else { return nil }
+                        values.append(value.encoded)
+                    }
+                    result.append(values)
                 }
-                result.append(values)
+                return result
             }
         } catch {
             return nil
         }
-        return result
     }
 
     /// RFC 5280 §7.1: byte-equal DER, or the same RDN structure with each attribute equal: same type, and

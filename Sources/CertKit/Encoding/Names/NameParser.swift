@@ -13,10 +13,11 @@ enum NameParser {
 
     /// The attributes of a Name that ``parse(_:limits:)`` accepted (`der` is the encoding it kept).
     static func relativeNames(ofAccepted der: [UInt8]) -> [[DistinguishedName.Attribute]] {
-        var reader = DERReader(der)
         do throws(CertificateDecodingError) {
-            guard let node = try reader.next() else { preconditionFailure("an accepted Name has no encoding") }
-            return try walk(node, maxAttributes: .max, materialize: true)
+            return try DERReader.read(der) { reader throws(CertificateDecodingError) in
+                guard let node = try reader.next() else { preconditionFailure("an accepted Name has no encoding") }
+                return try walk(node, maxAttributes: .max, materialize: true)
+            }
         } catch {
             // The walk that accepted these immutable bytes is this one: it cannot fail on them now.
             preconditionFailure("an accepted Name no longer decodes: \(error)")

@@ -13,7 +13,11 @@ enum OCSPResponseParser {
         guard der.count <= limits.maxInputBytes else {
             throw .limit("an OCSP response of \(der.count) bytes is larger than \(limits.maxInputBytes)", "maxInputBytes")
         }
-        var top = DERReader(der)
+        return try DERReader.read(der) { top throws(CertificateDecodingError) in try parse(&top, limits: limits) }
+    }
+
+    /// Parses the response `top` reads (all of the lent input).
+    private static func parse(_ top: inout DERReader, limits: Limits) throws(CertificateDecodingError) -> OCSPResponse {
         let response = try top.read(DERTag.sequence, "OCSPResponse SEQUENCE")
         try top.expectEnd("the OCSP response")
         var fields = try response.children()
@@ -44,7 +48,13 @@ enum OCSPResponseParser {
 
     /// A BasicOCSPResponse.
     private static func parseBasic(_ der: [UInt8], limits: Limits) throws(CertificateDecodingError) -> BasicOCSPResponse {
-        var top = DERReader(der)
+        try DERReader.read(der) { top throws(CertificateDecodingError) in try parseBasic(&top, limits: limits) }
+    }
+
+    /// Parses the BasicOCSPResponse `top` reads (all of the lent input).
+    private static func parseBasic(
+        _ top: inout DERReader, limits: Limits
+    ) throws(CertificateDecodingError) -> BasicOCSPResponse {
         let basic = try top.read(DERTag.sequence, "BasicOCSPResponse")
         try top.expectEnd("BasicOCSPResponse")
         var outer = try basic.children()
@@ -178,11 +188,11 @@ enum OCSPResponseParser {
     /// The value of a SubjectPublicKeyInfo's subjectPublicKey BIT STRING (what certID's issuerKeyHash and a
     /// byKey responderID hash), or nil when the key does not decode.
     static func subjectPublicKeyBits(_ key: PublicKeyInfo) -> [UInt8]? {
-        var top = DERReader(key.derEncoded)
-        guard let spki = try? top.read(DERTag.sequence, "SubjectPublicKeyInfo"), var fields = try? spki.children(),
-              (try? fields.read(DERTag.sequence, "algorithm")) != nil,
-              let bits = try? fields.read(DERTag.bitString, "subjectPublicKey").bitString(), bits.unusedBits == 0
-        else { return nil }
-        return bits.bytes
+        try? DERReader.read(key.derEncoded) { top throws(CertificateDecodingError) -> [UInt8]? in
+            var fields = try top.read(DERTag.sequence, "SubjectPublicKeyInfo").children()
+            _ = try fields.read(DERTag.sequence, "algorithm")
+            let bits = try fields.read(DERTag.bitString, "subjectPublicKey").bitString()
+            return bits.unusedBits == 0 ? bits.bytes : nil
+        } ?? nil
     }
 }

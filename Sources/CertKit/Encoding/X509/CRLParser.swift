@@ -12,7 +12,13 @@ enum CRLParser {
         guard der.count <= limits.maxInputBytes else {
             throw .limit("a CRL of \(der.count) bytes is larger than \(limits.maxInputBytes)", "maxInputBytes")
         }
-        var top = DERReader(der)
+        return try DERReader.read(der) { top throws(CertificateDecodingError) in try parse(&top, limits: limits) }
+    }
+
+    /// Parses the CRL `top` reads (all of the lent input).
+    private static func parse(
+        _ top: inout DERReader, limits: Limits
+    ) throws(CertificateDecodingError) -> CertificateRevocationList {
         let list = try top.read(DERTag.sequence, "CertificateList SEQUENCE")
         try top.expectEnd("the CRL")
         let envelope = try SignedEnvelope(list, tbsName: "tbsCertList", prefix: "CRL ")

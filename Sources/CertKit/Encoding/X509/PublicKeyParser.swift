@@ -72,26 +72,27 @@ enum PublicKeyParser {
     /// The bit length of an RSAPublicKey's modulus, and what is wrong with the key's integers, if anything
     /// (RFC 8017 §A.1.1: a positive odd modulus, a positive exponent above 1).
     static func rsaKey(_ key: [UInt8]) throws(CertificateDecodingError) -> (modulusBits: Int, problem: String?) {
-        var outer = DERReader(key)
-        var fields = try outer.read(DERTag.sequence, "RSAPublicKey").children()
-        try outer.expectEnd("RSAPublicKey")
-        let modulus = try fields.read(DERTag.integer, "RSA modulus").integerContents()
-        let exponent = try fields.read(DERTag.integer, "RSA exponent").integerContents()
-        try fields.expectEnd("RSAPublicKey")
-        var problem: String?
-        let exponentFirst = exponent[exponent.startIndex]
-        if modulus[modulus.startIndex] & 0x80 != 0 || modulus[modulus.endIndex - 1] & 1 == 0 {
-            problem = "the RSA modulus is not a positive odd integer"
-        } else if exponentFirst & 0x80 != 0 || (exponent.count == 1 && exponentFirst < 3) {
-            problem = "the RSA public exponent is not a positive integer above 1"
+        try DERReader.read(key) { outer throws(CertificateDecodingError) in
+            var fields = try outer.read(DERTag.sequence, "RSAPublicKey").children()
+            try outer.expectEnd("RSAPublicKey")
+            let modulus = try fields.read(DERTag.integer, "RSA modulus").integerContents()
+            let exponent = try fields.read(DERTag.integer, "RSA exponent").integerContents()
+            try fields.expectEnd("RSAPublicKey")
+            var problem: String?
+            let exponentFirst = exponent[exponent.startIndex]
+            if modulus[modulus.startIndex] & 0x80 != 0 || modulus[modulus.endIndex - 1] & 1 == 0 {
+                problem = "the RSA modulus is not a positive odd integer"
+            } else if exponentFirst & 0x80 != 0 || (exponent.count == 1 && exponentFirst < 3) {
+                problem = "the RSA public exponent is not a positive integer above 1"
+            }
+            return (bitLength(modulus), problem)
         }
-        return (bitLength(modulus), problem)
     }
 
     /// What is wrong with an EC public key point, if anything: certkit accepts only the uncompressed form
     /// (RFC 5480 §2.2: `04 || X || Y`, each coordinate the field size in bytes); compressed and hybrid points,
     /// and the point at infinity, are rejected, as pyca/cryptography and GnuTLS reject them.
-    static func ecPointProblem(_ point: ArraySlice<UInt8>, fieldBits: Int?) -> String? {
+    static func ecPointProblem<Bytes: RandomAccessCollection<UInt8>>(_ point: Bytes, fieldBits: Int?) -> String? {
         guard point.first == 0x04 else {
             return point.first.map { "the EC point is not in uncompressed form (first octet \(DisplayText.hex(UInt32($0), digits: 2)))" }
                 ?? "the EC point is empty"
@@ -102,13 +103,13 @@ enum PublicKeyParser {
     }
 
     /// The number of significant bits of an unsigned big-endian integer.
-    static func bitLength(_ bytes: ArraySlice<UInt8>) -> Int {
+    static func bitLength<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Int where Bytes.Index == Int {
         guard let first = bytes.firstIndex(where: { $0 != 0 }) else { return 0 }
         return (bytes.endIndex - first - 1) * 8 + (8 - bytes[first].leadingZeroBitCount)
     }
 
     /// The field size implied by an uncompressed or compressed EC point.
-    static func pointBits(_ point: ArraySlice<UInt8>) -> Int {
+    static func pointBits<Bytes: RandomAccessCollection<UInt8>>(_ point: Bytes) -> Int {
         guard let format = point.first else { return 0 }
         switch format {
         case 0x04: return (point.count - 1) / 2 * 8

@@ -7,8 +7,10 @@ struct SignedEnvelope {
     let outerAlgorithm: DERNode
     /// The outer signature algorithm.
     let signatureAlgorithm: SignatureAlgorithm
-    /// The signature value, a slice of the input (no copy).
-    let signature: (bytes: ArraySlice<UInt8>, unusedBits: Int)
+    /// The signature value, a view of the lent input (no copy).
+    let signature: (bytes: UnsafeBufferPointer<UInt8>, unusedBits: Int)
+    /// Where the signature value's bytes lie (offsets of the input the reader was lent).
+    let signatureRange: Range<Int>
 
     /// Reads the three fields of `node` (a SEQUENCE); `tbsName` names the signed part and `prefix` the structure
     /// in error messages (`tbsCertList`, `CRL `).
@@ -17,13 +19,15 @@ struct SignedEnvelope {
         tbs = try outer.read(DERTag.sequence, tbsName)
         outerAlgorithm = try outer.read(DERTag.sequence, prefix + "signatureAlgorithm")
         signatureAlgorithm = try AlgorithmIdentifierParser.signatureAlgorithm(outerAlgorithm)
-        signature = try outer.read(DERTag.bitString, prefix + "signatureValue").bitStringContents()
+        let signatureNode = try outer.read(DERTag.bitString, prefix + "signatureValue")
+        signature = try signatureNode.bitStringContents()
+        signatureRange = (signatureNode.contentStart + 1)..<signatureNode.end
         try outer.expectEnd(prefix + "signatureValue")
     }
 
     /// True when the algorithm inside the signed part is the outer one, byte for byte, and the signature is whole
     /// octets.
     func matches(innerAlgorithm: DERNode) -> Bool {
-        innerAlgorithm.encodedSlice.elementsEqual(outerAlgorithm.encodedSlice) && signature.unusedBits == 0
+        innerAlgorithm.encodedView.elementsEqual(outerAlgorithm.encodedView) && signature.unusedBits == 0
     }
 }

@@ -7,14 +7,18 @@ enum X509Parser {
         guard der.count <= limits.maxInputBytes else {
             throw .limit("a certificate of \(der.count) bytes is larger than \(limits.maxInputBytes)", "maxInputBytes")
         }
-        var top = DERReader(der)
-        let certificate = try top.read(DERTag.sequence, "Certificate SEQUENCE")
-        try top.expectEnd("the certificate")
-        return try parseCertificate(node: certificate, limits: limits)
+        return try DERReader.read(der) { top throws(CertificateDecodingError) in
+            let certificate = try top.read(DERTag.sequence, "Certificate SEQUENCE")
+            try top.expectEnd("the certificate")
+            return try parseCertificate(node: certificate, in: der, limits: limits)
+        }
     }
 
-    /// Parses the certificate encoded by `node` (a SEQUENCE); its encoding becomes `derEncoded`.
-    static func parseCertificate(node certificate: DERNode, limits: Limits) throws(CertificateDecodingError) -> Certificate {
+    /// Parses the certificate encoded by `node` (a SEQUENCE), read from `input`; its encoding becomes `derEncoded`
+    /// (`input` itself, not a copy, when the node is all of it).
+    static func parseCertificate(
+        node certificate: DERNode, in input: [UInt8], limits: Limits
+    ) throws(CertificateDecodingError) -> Certificate {
         let envelope = try SignedEnvelope(certificate, tbsName: "tbsCertificate", prefix: "")
         let tbs = envelope.tbs
         var fields = try tbs.children()
@@ -58,11 +62,12 @@ enum X509Parser {
 
         // The signed part and the signature are kept as ranges of the certificate's encoding, not copies.
         let origin = certificate.start
-        let signature = envelope.signature.bytes
+        let signature = envelope.signatureRange
+        let whole = certificate.start == 0 && certificate.end == input.count
         return Certificate(
-            derEncoded: certificate.encoded, tbsRange: (tbs.start - origin)..<(tbs.end - origin), version: version,
-            serialNumber: serial, signatureAlgorithm: envelope.signatureAlgorithm,
-            signatureRange: (signature.startIndex - origin)..<(signature.endIndex - origin),
+            derEncoded: whole ? input : certificate.encoded, tbsRange: (tbs.start - origin)..<(tbs.end - origin),
+            version: version, serialNumber: serial, signatureAlgorithm: envelope.signatureAlgorithm,
+            signatureRange: (signature.lowerBound - origin)..<(signature.upperBound - origin),
             issuer: issuer, subject: subject, notBefore: notBefore, notAfter: notAfter, publicKey: publicKey,
             extensions: extensions,
             tbsSignatureAlgorithmMatches: envelope.matches(innerAlgorithm: innerAlgorithm))

@@ -56,18 +56,20 @@ package struct WebPKICertificateFormCheck: PathCheck {
 
     /// The tags of notBefore and notAfter, read again from the TBS bytes.
     private static func validityTags(_ tbs: [UInt8]) -> (UInt8, UInt8)? {
-        var outer = DERReader(tbs)
-        guard let node = try? outer.next(), var fields = try? node.children() else { return nil }
-        var skipped = 0
-        while let field = try? fields.next() {
-            if field.tag == DERTag.contextConstructed(0) { continue }  // version
-            skipped += 1  // serialNumber, signature, issuer, then validity
-            if skipped == 4 {
-                guard var validity = try? field.children(), let notBefore = try? validity.next(),
-                      let notAfter = try? validity.next() else { return nil }
-                return (notBefore.tag, notAfter.tag)
+        try? DERReader.read(tbs) { outer throws(CertificateDecodingError) -> (UInt8, UInt8)? in
+            guard let node = try outer.next() else { return nil }
+            var fields = try node.children()
+            var skipped = 0
+            while let field = try fields.next() {
+                if field.tag == DERTag.contextConstructed(0) { continue }  // version
+                skipped += 1  // serialNumber, signature, issuer, then validity
+                if skipped == 4 {
+                    var validity = try field.children()
+                    guard let notBefore = try validity.next(), let notAfter = try validity.next() else { return nil }
+                    return (notBefore.tag, notAfter.tag)
+                }
             }
-        }
-        return nil
+            return nil
+        } ?? nil
     }
 }
