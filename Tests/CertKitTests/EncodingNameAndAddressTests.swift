@@ -16,6 +16,17 @@ import Testing
     static let cn: [UInt8] = [0x55, 0x04, 0x03]
     static let o: [UInt8] = [0x55, 0x04, 0x0A]
 
+    @Test("a name is checked whole at decode: a bad attribute type is refused before its text is ever asked for")
+    func namesCheckedAtDecode() throws {
+        #expect(throws: CertificateDecodingError.self) { try Self.name([([0x80, 0x01], DERTag.utf8String, "x")]) }
+        #expect(throws: CertificateDecodingError.self) { try Self.name([(Self.cn, DERTag.utf8String, "a"), ([0x55, 0x84], DERTag.utf8String, "b")]) }
+        let name = try Self.name([(Self.o, DERTag.printableString, "Org"), (Self.cn, DERTag.utf8String, "Zoë")])
+        let copy = name
+        #expect(copy.relativeNames.map { $0.map(\.value) } == [["Org"], ["Zoë"]])
+        #expect(name.relativeNames.map { $0.map(\.oid) } == [["2.5.4.10"], ["2.5.4.3"]])
+        #expect(name.description == "CN=Zoë,O=Org")
+    }
+
     @Test func namesMatchPerRFC5280() throws {
         let a = try Self.name([(Self.o, DERTag.printableString, "Example  Org"), (Self.cn, DERTag.utf8String, "Root CA")])
         let b = try Self.name([(Self.o, DERTag.utf8String, " example org "), (Self.cn, DERTag.printableString, "ROOT   ca")])

@@ -24,7 +24,8 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         let notBefore: Date
         let notAfter: Date
         let publicKey: PublicKeyInfo
-        let extensions: CertificateExtensions
+        let deferredExtensions: DeferredExtensions
+        var extensions: CertificateExtensions { deferredExtensions.value(decoding: derEncoded) }
         /// Subject matches issuer (RFC 5280 §7.1), decided on first use (0: not yet, 1: no, 2: yes): a name
         /// comparison that is not byte for byte needs both names' attributes, which nothing else may need.
         private let selfIssued = Atomic<UInt8>(0)
@@ -55,7 +56,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
             derEncoded: [UInt8], tbsRange: Range<Int>, version: Int, serialNumber: [UInt8],
             signatureAlgorithm: SignatureAlgorithm, signatureRange: Range<Int>, issuer: DistinguishedName,
             subject: DistinguishedName, notBefore: Date, notAfter: Date, publicKey: PublicKeyInfo,
-            extensions: CertificateExtensions, tbsSignatureAlgorithmMatches: Bool
+            extensions: DeferredExtensions, tbsSignatureAlgorithmMatches: Bool
         ) {
             self.tbsSignatureAlgorithmMatches = tbsSignatureAlgorithmMatches
             self.derEncoded = derEncoded
@@ -69,7 +70,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
             self.notBefore = notBefore
             self.notAfter = notAfter
             self.publicKey = publicKey
-            self.extensions = extensions
+            self.deferredExtensions = extensions
         }
     }
 
@@ -103,6 +104,8 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     public var publicKey: PublicKeyInfo { storage.publicKey }
     /// The extensions, raw and decoded.
     public var extensions: CertificateExtensions { storage.extensions }
+    /// True when the extensions were left to decode on first use (see `DeferredExtensions`).
+    var extensionsDecodedOnFirstUse: Bool { storage.deferredExtensions.isDeferred }
 
     /// Parses a DER-encoded certificate. The input must be exactly one certificate: trailing bytes are an error.
     /// - Throws: ``CertificateDecodingError``; of kind ``CertificateDecodingError/Kind/limitExceeded`` when the
@@ -116,7 +119,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         derEncoded: [UInt8], tbsRange: Range<Int>, version: Int, serialNumber: [UInt8],
         signatureAlgorithm: SignatureAlgorithm, signatureRange: Range<Int>, issuer: DistinguishedName,
         subject: DistinguishedName, notBefore: Date, notAfter: Date, publicKey: PublicKeyInfo,
-        extensions: CertificateExtensions, tbsSignatureAlgorithmMatches: Bool = true
+        extensions: DeferredExtensions, tbsSignatureAlgorithmMatches: Bool = true
     ) {
         storage = Storage(
             derEncoded: derEncoded, tbsRange: tbsRange, version: version,

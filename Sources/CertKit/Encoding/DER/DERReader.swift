@@ -47,6 +47,14 @@ struct DERReader {
         self.init(base: base, position: start, end: end, depth: depth)
     }
 
+    /// The element at `range` of the lent bytes, read again (a range an earlier read of the same bytes gave).
+    func node(at range: Range<Int>) throws(CertificateDecodingError) -> DERNode {
+        guard let base, range.lowerBound >= 0, range.upperBound <= end else { throw DERReader.truncated }
+        var inner = try DERReader(base: base, start: range.lowerBound, end: range.upperBound, depth: depth)
+        guard let node = try inner.next(), inner.isAtEnd else { throw DERReader.truncated }
+        return node
+    }
+
     /// True when every element at this level has been read.
     var isAtEnd: Bool { position >= end }
     /// The number of unread octets at this level.
@@ -106,6 +114,16 @@ struct DERReader {
         }
         guard node.tag == tag else {
             throw CertificateDecodingError(.malformedDER, "\(what()): expected \(DERTag.describe(tag)), found \(DERTag.describe(node.tag))")
+        }
+        return node
+    }
+
+    /// Reads the next element, requires an OBJECT IDENTIFIER that ``DERNode/objectIdentifier()`` accepts, and
+    /// returns its node without making its text.
+    mutating func readObjectIdentifier(_ what: @autoclosure () -> String) throws(CertificateDecodingError) -> DERNode {
+        let node = try read(DERTag.objectIdentifier, what())
+        guard OIDText.isValid(node.contents) else {
+            throw CertificateDecodingError(.malformedDER, "invalid OBJECT IDENTIFIER encoding")
         }
         return node
     }

@@ -51,10 +51,7 @@ enum NameParser {
                     throw CertificateDecodingError(.malformedDER, "AttributeTypeAndValue: expected SEQUENCE")
                 }
                 var pair = try member.children()
-                let type = try pair.read(DERTag.objectIdentifier, "attribute type")
-                guard OIDText.isValid(type.contents) else {
-                    throw CertificateDecodingError(.malformedDER, "invalid OBJECT IDENTIFIER encoding")
-                }
+                let type = try pair.readObjectIdentifier("attribute type")
                 guard let value = try pair.next() else {
                     throw CertificateDecodingError(.malformedDER, "attribute \(MessageText.line(try type.objectIdentifier())) has no value")
                 }

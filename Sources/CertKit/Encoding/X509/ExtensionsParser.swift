@@ -9,18 +9,8 @@ enum ExtensionsParser {
         var duplicated = OIDSet()
         var list = try node.children()
         while let element = try list.next() {
-            guard result.all.count < limits.maxExtensionsPerCertificate else {
-                throw .limit("more than \(limits.maxExtensionsPerCertificate) extensions", "maxExtensionsPerCertificate")
-            }
-            guard element.tag == DERTag.sequence else {
-                throw CertificateDecodingError(.malformedDER, "Extension: expected SEQUENCE, found \(DERTag.describe(element.tag))")
-            }
-            var fields = try element.children()
-            let oid = try fields.read(DERTag.objectIdentifier, "extnID").objectIdentifier()
-            var critical = false
-            if let flag = try fields.readIfPresent(DERTag.boolean) { critical = try flag.boolean() }
-            let value = try fields.read(DERTag.octetString, "extnValue")
-            try fields.expectEnd("extnValue")
+            let (oidNode, critical, value) = try frame(element, number: result.all.count + 1, limits: limits)
+            let oid = try oidNode.objectIdentifier()
             let ext = CertificateExtension(oid: oid, isCritical: critical, value: value.contentBytes)
             result.all.append(ext)
             guard seen.insert(oid) else {
@@ -41,6 +31,55 @@ enum ExtensionsParser {
             }
         }
         return result
+    }
+
+    /// Checks `node` for everything ``parse(_:limits:)`` refuses, without decoding: the bound on extensions and each
+    /// Extension's framing. Returns true, at the first one, when an extension whose decoder reads directory names
+    /// (subjectAltName, nameConstraints, cRLDistributionPoints, authorityInfoAccess) holds a byte 0xA4, the tag of
+    /// a directoryName: only there can decoding reach a bound (``Limits/maxAttributesPerName``) and fail the
+    /// certificate, so the caller must decode now. False means `parse` of the same bytes with the same limits
+    /// cannot fail.
+    static func checkFraming(_ node: DERNode, limits: Limits) throws(CertificateDecodingError) -> Bool {
+        var count = 0
+        var list = try node.children()
+        while let element = try list.next() {
+            count += 1
+            let (oid, _, value) = try frame(element, number: count, limits: limits)
+            if readsDirectoryNames(oid.contents), value.contents.contains(directoryNameTag) { return true }
+        }
+        return false
+    }
+
+    /// The `number`th Extension's framing, checked the one way for both passes: within the bound, a SEQUENCE of a
+    /// valid OID, a DER BOOLEAN when present, an OCTET STRING, nothing after it.
+    private static func frame(
+        _ element: DERNode, number: Int, limits: Limits
+    ) throws(CertificateDecodingError) -> (oid: DERNode, critical: Bool, value: DERNode) {
+        guard number <= limits.maxExtensionsPerCertificate else {
+            throw .limit("more than \(limits.maxExtensionsPerCertificate) extensions", "maxExtensionsPerCertificate")
+        }
+        guard element.tag == DERTag.sequence else {
+            throw CertificateDecodingError(.malformedDER, "Extension: expected SEQUENCE, found \(DERTag.describe(element.tag))")
+        }
+        var fields = try element.children()
+        let oid = try fields.readObjectIdentifier("extnID")
+        var critical = false
+        if let flag = try fields.readIfPresent(DERTag.boolean) { critical = try flag.boolean() }
+        let value = try fields.read(DERTag.octetString, "extnValue")
+        try fields.expectEnd("extnValue")
+        return (oid, critical, value)
+    }
+
+    /// The tag of a GeneralName's directoryName ([4], constructed).
+    private static let directoryNameTag: UInt8 = 0xA4
+    /// The encoded OIDs of the extensions whose decoders read GeneralNames with limits: subjectAltName (2.5.29.17),
+    /// nameConstraints (2.5.29.30), cRLDistributionPoints (2.5.29.31), authorityInfoAccess (1.3.6.1.5.5.7.1.1).
+    private static let directoryNameReaders: [[UInt8]] = [
+        [0x55, 0x1D, 0x11], [0x55, 0x1D, 0x1E], [0x55, 0x1D, 0x1F], [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x01, 0x01],
+    ]
+
+    private static func readsDirectoryNames(_ oid: UnsafeBufferPointer<UInt8>) -> Bool {
+        directoryNameReaders.contains { $0.elementsEqual(oid) }
     }
 
     /// policyConstraints, policyMappings and inhibitAnyPolicy: not "understood" (their critical form is

@@ -47,21 +47,38 @@ enum X509Parser {
                     DERTag.contextConstructed(2)] where try fields.readIfPresent(tag) != nil {
             uniqueIdentifiers += 1
         }
-        var extensions = CertificateExtensions()
+        var notes: [String] = []
+        var extensionsSequence: DERNode?
+        var extensions: CertificateExtensions?
         if let explicitExtensions = try fields.readIfPresent(DERTag.contextConstructed(3)) {
             var inner = try explicitExtensions.children()
-            extensions = try ExtensionsParser.parse(inner.read(DERTag.sequence, "extensions"), limits: limits)
+            let sequence = try inner.read(DERTag.sequence, "extensions")
+            // Decoded now only when decoding could still fail the certificate (see DeferredExtensions).
+            if try ExtensionsParser.checkFraming(sequence, limits: limits) {
+                extensions = try ExtensionsParser.parse(sequence, limits: limits)
+            } else {
+                extensionsSequence = sequence
+            }
             try inner.expectEnd("extensions")
             // RFC 5280 §4.1.2.9: extensions only in version 3. Recorded as a malformed extension (fail closed:
             // OpenSSL reads them, GnuTLS refuses the certificate).
-            if version < 3 { extensions.malformed.append("extensions in a version \(version) certificate") }
+            if version < 3 { notes.append("extensions in a version \(version) certificate") }
         }
         // RFC 5280 §4.1.2.8: unique identifiers only in versions 2 and 3.
-        if version < 2, uniqueIdentifiers > 0 { extensions.malformed.append("unique identifiers in a version 1 certificate") }
+        if version < 2, uniqueIdentifiers > 0 { notes.append("unique identifiers in a version 1 certificate") }
         try fields.expectEnd("tbsCertificate")
 
         // The signed part and the signature are kept as ranges of the certificate's encoding, not copies.
         let origin = certificate.start
+        let deferred: DeferredExtensions
+        if let extensionsSequence {
+            deferred = DeferredExtensions(
+                range: (extensionsSequence.start - origin)..<(extensionsSequence.end - origin), limits: limits, notes: notes)
+        } else {
+            var decoded = extensions ?? CertificateExtensions()
+            decoded.malformed += notes
+            deferred = DeferredExtensions(decoded)
+        }
         let signature = envelope.signatureRange
         let whole = certificate.start == 0 && certificate.end == input.count
         return Certificate(
@@ -69,7 +86,7 @@ enum X509Parser {
             version: version, serialNumber: serial, signatureAlgorithm: envelope.signatureAlgorithm,
             signatureRange: (signature.lowerBound - origin)..<(signature.upperBound - origin),
             issuer: issuer, subject: subject, notBefore: notBefore, notAfter: notAfter, publicKey: publicKey,
-            extensions: extensions,
+            extensions: deferred,
             tbsSignatureAlgorithmMatches: envelope.matches(innerAlgorithm: innerAlgorithm))
     }
 
