@@ -7,7 +7,8 @@ import Foundation
 ///
 /// certkit rows, each with the library's second opinion on (the default) and off (the core's checks alone):
 /// - fresh: the chain's DER decoded in Swift and evaluated with every backend cache off (certificate handles and
-///   public keys), as for a server never seen before;
+///   public keys), as for a server never seen before; the anchors are configuration, prepared once per anchor
+///   set, and keep their keys with them (as the raw C loop's `X509_STORE` keeps its root's key);
 /// - warm: the same, with the backend's caches on, so the intermediate's and the anchor's key (and, with the
 ///   second opinion, their library handles) were seen before;
 /// - repeat: warm, and the evaluator's verified-signature cache on, so every link of the chain, verified on the

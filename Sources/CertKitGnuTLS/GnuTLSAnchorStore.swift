@@ -27,6 +27,11 @@ final class GnuTLSAnchorStore: PreparedAnchorStore, @unchecked Sendable {
     /// The DER of every distinct anchor.
     private let importable: Set<[UInt8]>
     private let lock = NSLock()
+    /// The anchors' public keys, imported when an anchor first signs a link and kept with the anchors, whatever the
+    /// backend's own cache capacity (the same bounded cache the backend uses, keyed by SPKI DER).
+    let signerKeys = CertificateHandleCache<GnuTLSPublicKey>(capacity: GnuTLSAnchorStore.signerKeyCapacity)
+    /// The most anchor keys kept.
+    static let signerKeyCapacity = 256
     /// Lists made so far, by anchor DER; nil for an anchor GnuTLS would not keep.
     private var lists: [[UInt8]: GnuTLSTrustList?] = [:]
 

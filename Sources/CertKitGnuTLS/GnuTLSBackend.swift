@@ -68,9 +68,23 @@ public struct GnuTLSBackend: TrustBackend {
 
     /// Verifies one signature with `gnutls_pubkey_verify_data2` as `input`'s scheme says.
     public func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
+        Self.verify(input, keys: keyCache)
+    }
+
+    /// Verifies a link signed by a prepared anchor with the key kept with the anchors.
+    public func verifySignature(
+        _ input: SignatureInput, signedBy anchor: Certificate, in store: any PreparedAnchorStore
+    ) throws(BackendError) -> SignatureVerdict {
+        guard let prepared = store as? GnuTLSAnchorStore else { return try verifySignature(input) }
+        return Self.verify(input, keys: prepared.signerKeys)
+    }
+
+    /// Verifies `input` with the signer's key from `keys` (imported on a miss); a key GnuTLS cannot import makes
+    /// the signature invalid.
+    private static func verify(_ input: SignatureInput, keys: CertificateHandleCache<GnuTLSPublicKey>) -> SignatureVerdict {
         let key: GnuTLSPublicKey
         do {
-            key = try keyCache.handle(for: input.signerKey.derEncoded) { spki throws(BackendError) in
+            key = try keys.handle(for: input.signerKey.derEncoded) { spki throws(BackendError) in
                 try GnuTLSPublicKey(spki: spki)
             }
         } catch {

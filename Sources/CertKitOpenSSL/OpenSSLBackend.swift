@@ -59,6 +59,14 @@ public struct OpenSSLBackend: TrustBackend {
         try OpenSSLSignatureVerifier.verify(input, keys: keyCache, templates: verifyTemplateCache)
     }
 
+    /// Verifies a link signed by a prepared anchor with the key and template kept with the anchors.
+    public func verifySignature(
+        _ input: SignatureInput, signedBy anchor: Certificate, in store: any PreparedAnchorStore
+    ) throws(BackendError) -> SignatureVerdict {
+        guard let prepared = store as? OpenSSLPreparedAnchors else { return try verifySignature(input) }
+        return try OpenSSLSignatureVerifier.verify(input, keys: prepared.signerKeys, templates: prepared.verifyTemplates)
+    }
+
     /// The digest `X509_get_signature_info` reads in the certificate's signature algorithm.
     public func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
         OpenSSLErrorQueue.clear()

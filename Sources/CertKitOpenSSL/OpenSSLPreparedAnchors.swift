@@ -26,6 +26,13 @@ final class OpenSSLPreparedAnchors: PreparedAnchorStore, @unchecked Sendable {
     private let entries: [[UInt8]: Entry]
     /// A store trusting nothing, for incomplete paths.
     let emptyStore: OpenSSLStore
+    /// The anchors' keys and verification templates, made when an anchor first signs a link and kept with the
+    /// anchors (as the stores are), whatever the backend's own cache capacity: the same bounded caches the backend
+    /// uses, keyed the same way.
+    let signerKeys = CertificateHandleCache<OpenSSLPublicKey>(capacity: OpenSSLPreparedAnchors.signerKeyCapacity)
+    let verifyTemplates = CertificateHandleCache<OpenSSLVerifyTemplate>(capacity: OpenSSLPreparedAnchors.signerKeyCapacity)
+    /// The most anchor keys (and templates) kept.
+    static let signerKeyCapacity = 256
 
     /// Imports every anchor and builds its store.
     init(anchors: [Certificate]) throws(BackendError) {

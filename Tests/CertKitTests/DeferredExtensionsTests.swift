@@ -73,6 +73,37 @@ struct DeferredExtensionsTests {
         #expect(deferred > 100)
     }
 
+    @Test("each extension's framing is checked at decode: a critical flag that is not a DER BOOLEAN is refused")
+    func framingCheckedAtDecode() throws {
+        let base = try #require(Self.certificates.first)
+        let identifier = DERBuilder.tlv(0x04, [0x01, 0x02, 0x03])
+        func certificate(critical flag: [[UInt8]]) throws -> [UInt8] {
+            try DERBuilder.replacingExtensions(of: base, with: [
+                DERBuilder.sequence([DERBuilder.tlv(0x06, [0x55, 0x1D, 0x0E])] + flag + [DERBuilder.tlv(0x04, identifier)]),
+            ])
+        }
+        let good = try Certificate(derEncoded: try certificate(critical: [DERBuilder.tlv(0x01, [0xFF])]))
+        #expect(good.extensionsDecodedOnFirstUse)
+        #expect(good.extensions.all.first?.isCritical == true)
+        #expect(good.extensions.subjectKeyIdentifier == [0x01, 0x02, 0x03])
+        for flag: [UInt8] in [[0x01], [0x7F], [0x00, 0x00]] {
+            #expect(throws: CertificateDecodingError.self, "critical \(flag)") {
+                try Certificate(derEncoded: try certificate(critical: [DERBuilder.tlv(0x01, flag)]))
+            }
+        }
+        // An OID that does not decode, and a value that is not an OCTET STRING, are refused at decode too.
+        #expect(throws: CertificateDecodingError.self) {
+            try Certificate(derEncoded: try DERBuilder.replacingExtensions(of: base, with: [
+                DERBuilder.sequence([DERBuilder.tlv(0x06, [0x55, 0x9D]), DERBuilder.tlv(0x04, identifier)]),
+            ]))
+        }
+        #expect(throws: CertificateDecodingError.self) {
+            try Certificate(derEncoded: try DERBuilder.replacingExtensions(of: base, with: [
+                DERBuilder.sequence([DERBuilder.tlv(0x06, [0x55, 0x1D, 0x0E]), DERBuilder.tlv(0x03, identifier)]),
+            ]))
+        }
+    }
+
     @Test("50,000 mutated extension blocks: refused exactly when decoding at once refuses, else the same extensions")
     func mutationsAgree() throws {
         var generator = SystemRandomNumberGenerator()

@@ -13,6 +13,9 @@ struct PathSignatureCheck {
     let readsLibraryDigest: Bool
     /// Links verified by earlier evaluations of the same evaluator (nil: none kept).
     let verified: VerifiedSignatureCache?
+    /// The prepared anchors of the evaluation: a link signed by the anchor a path ends at is verified through them
+    /// (the backend may keep anchor keys with the store).
+    let anchors: (any PreparedAnchorStore)?
     /// Verdicts already reached in this evaluation, by (certificate, signer key): paths share links.
     private var verdicts: [Link: String?] = [:]
 
@@ -21,10 +24,14 @@ struct PathSignatureCheck {
         var signerKey: [UInt8]
     }
 
-    init(backend: any TrustBackend, readsLibraryDigest: Bool = true, verified: VerifiedSignatureCache? = nil) {
+    init(
+        backend: any TrustBackend, readsLibraryDigest: Bool = true, verified: VerifiedSignatureCache? = nil,
+        anchors: (any PreparedAnchorStore)? = nil
+    ) {
         self.backend = backend
         self.readsLibraryDigest = readsLibraryDigest
         self.verified = verified
+        self.anchors = anchors
     }
 
     /// Records `Signature` on every certificate of `path` whose signature by the next certificate fails.
@@ -38,7 +45,8 @@ struct PathSignatureCheck {
             if let known = verdicts[link] {
                 failure = known
             } else {
-                failure = try judgeOnce(certificate, signer: certificates[index + 1])
+                let signedByAnchor = path.endsAtAnchor && index + 2 == certificates.count
+                failure = try judgeOnce(certificate, signer: certificates[index + 1], signerIsAnchor: signedByAnchor)
                 verdicts[link] = failure
             }
             if let failure { findings.record(TrustRules.signature, at: index, note: failure) }
@@ -47,16 +55,20 @@ struct PathSignatureCheck {
 
     /// ``judge(_:signer:)``, unless the evaluator's cache says this exact link verified before; a link that
     /// verifies now is remembered there.
-    private func judgeOnce(_ certificate: Certificate, signer: Certificate) throws(BackendError) -> String? {
+    private func judgeOnce(
+        _ certificate: Certificate, signer: Certificate, signerIsAnchor: Bool
+    ) throws(BackendError) -> String? {
         let cached = verified?.link(certificate, signedBy: signer)
         if let cached, verified?.isVerified(cached) == true { return nil }
-        let failure = try judge(certificate, signer: signer)
+        let failure = try judge(certificate, signer: signer, signerIsAnchor: signerIsAnchor)
         if failure == nil, let cached { verified?.recordVerified(cached) }
         return failure
     }
 
     /// Nil when `certificate`'s signature verifies with `signer`'s key, else why not.
-    private func judge(_ certificate: Certificate, signer: Certificate) throws(BackendError) -> String? {
+    private func judge(
+        _ certificate: Certificate, signer: Certificate, signerIsAnchor: Bool
+    ) throws(BackendError) -> String? {
         guard certificate.tbsSignatureAlgorithmMatches else {
             return "the tbsCertificate signature algorithm differs from the outer signatureAlgorithm"
         }
@@ -67,13 +79,14 @@ struct PathSignatureCheck {
                 scheme: scheme, signedBytes: certificate.tbsCertificateBytes, signature: certificate.signatureBytes,
                 signerKey: signer.publicKey),
             libraryDigest: scheme.hash == nil || !readsLibraryDigest ? .unknown : backend.librarySignatureDigest(of: certificate),
-            backend: backend)
+            backend: backend, anchor: signerIsAnchor ? anchors.map { (signer, $0) } : nil)
     }
 
     /// Nil when `input` verifies: its key fits the scheme, the library's digest reading agrees, and the library
     /// verifies it. Shared with CRL validation.
     static func verify(
-        _ input: SignatureInput, libraryDigest: LibrarySignatureDigest, backend: any TrustBackend
+        _ input: SignatureInput, libraryDigest: LibrarySignatureDigest, backend: any TrustBackend,
+        anchor: (certificate: Certificate, store: any PreparedAnchorStore)? = nil
     ) throws(BackendError) -> String? {
         guard input.scheme.accepts(input.signerKey.algorithm) else {
             return "\(input.scheme) cannot be made with a \(input.signerKey.algorithm) key"
@@ -81,7 +94,12 @@ struct PathSignatureCheck {
         if case .digest(let digest) = libraryDigest, let expected = input.scheme.hash, digest != expected {
             return "\(backend.name) reads the digest as \(digest.rawValue), the allowlist as \(expected.rawValue)"
         }
-        switch try backend.verifySignature(input) {
+        let verdict = if let anchor {
+            try backend.verifySignature(input, signedBy: anchor.certificate, in: anchor.store)
+        } else {
+            try backend.verifySignature(input)
+        }
+        switch verdict {
         case .valid: return nil
         case .invalid(let reason): return "\(backend.name): \(reason)"
         }

@@ -195,6 +195,13 @@ public protocol TrustBackend: Sendable {
     /// library positively verified it; everything else is ``SignatureVerdict/invalid(_:)``.
     func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict
 
+    /// Verifies `input` as ``verifySignature(_:)`` does; its signer is `anchor`, one of the anchors `store` was
+    /// prepared from, so a backend may keep the signer's key with the store (built once per anchor set, as the
+    /// store is) rather than in its own caches. The default is ``verifySignature(_:)``.
+    func verifySignature(
+        _ input: SignatureInput, signedBy anchor: Certificate, in store: any PreparedAnchorStore
+    ) throws(BackendError) -> SignatureVerdict
+
     /// The digest the library reads in `certificate`'s signature algorithm.
     func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest
 
@@ -209,6 +216,14 @@ public protocol TrustBackend: Sendable {
     func libraryVerdict(
         on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
     ) throws(BackendError) -> [LibraryFinding]
+}
+
+extension TrustBackend {
+    public func verifySignature(
+        _ input: SignatureInput, signedBy anchor: Certificate, in store: any PreparedAnchorStore
+    ) throws(BackendError) -> SignatureVerdict {
+        try verifySignature(input)
+    }
 }
 
 /// A backend that can report a certificate's fields as its library reads them (package only: tests check that

@@ -243,7 +243,8 @@ public final class TrustEvaluator: Sendable {
             limits: buildLimits, poolIsUnique: true)
 
         var signatures = PathSignatureCheck(
-            backend: backend, readsLibraryDigest: configuration.librarySecondOpinion, verified: verifiedSignatures)
+            backend: backend, readsLibraryDigest: configuration.librarySecondOpinion, verified: verifiedSignatures,
+            anchors: store)
         var revocation = RevocationCheck(
             backend: backend, requireCRLNumber: policies.contains { TrustRules.crlNumber.isEnforced(by: $0.profile) })
         func attempt(_ path: CandidatePath) throws(BackendError) -> Attempt {
