@@ -19,9 +19,11 @@ struct PathSignatureCheck {
     /// Verdicts already reached in this evaluation, by (certificate, signer key): paths share links.
     private var verdicts: [Link: String?] = [:]
 
+    /// A link: the signed certificate (hashed by its DER, once per certificate) and the signer's SPKI DER (hashed
+    /// in one pass: an `[UInt8]` field would be hashed byte by byte, on every lookup).
     private struct Link: Hashable {
         var certificate: Certificate
-        var signerKey: [UInt8]
+        var signerKey: EncodingKey
     }
 
     init(
@@ -40,7 +42,7 @@ struct PathSignatureCheck {
         for index in certificates.indices.dropLast() {
             let certificate = certificates[index]
             if certificate.signatureAlgorithm.hash?.isBroken == true { continue }
-            let link = Link(certificate: certificate, signerKey: certificates[index + 1].publicKey.derEncoded)
+            let link = Link(certificate: certificate, signerKey: EncodingKey(certificates[index + 1].publicKey.derEncoded))
             let failure: String?
             if let known = verdicts[link] {
                 failure = known
