@@ -13,12 +13,12 @@ import Testing
 
     @Test func readsShortAndLongLengths() throws {
         let bytes: [UInt8] = [0x04, 0x02, 0xAA, 0xBB, 0x04, 0x81, 0x80] + [UInt8](repeating: 1, count: 128)
-        let (first, second, rest) = try DERReader.read(bytes) { reader throws(CertificateDecodingError) in
-            (try reader.next()?.contentBytes, try reader.next()?.contentLength, try reader.next())
+        let (first, second, atEnd) = try DERReader.read(bytes) { reader throws(CertificateDecodingError) in
+            (try reader.next()?.contentBytes, try reader.next()?.contentLength, try reader.next() == nil)
         }
         #expect(first == [0xAA, 0xBB])
         #expect(second == 128)
-        #expect(rest == nil)
+        #expect(atEnd)
     }
 
     @Test func rejectsIndefiniteLength() {

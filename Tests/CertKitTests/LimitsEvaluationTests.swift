@@ -14,13 +14,16 @@ final class CountingBackend: TrustBackend {
     let verifications = Atomic<Int>(0)
     /// Signature checks alone.
     let signatureVerifications = Atomic<Int>(0)
+    /// Digests computed.
+    let digests = Atomic<Int>(0)
 
     init(_ real: any TrustBackend = OpenSSLBackend()) { self.real = real }
 
     var name: String { real.name }
     func checkImport(_ der: [UInt8]) throws(BackendError) { try real.checkImport(der) }
     func digest(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) throws(BackendError) -> [UInt8] {
-        try real.digest(algorithm, of: bytes)
+        digests.add(1, ordering: .relaxed)
+        return try real.digest(algorithm, of: bytes)
     }
     func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore {
         try real.prepareAnchors(anchors)

@@ -354,16 +354,17 @@ public final class TrustEvaluator: Sendable {
         alwaysTrusted: Bool, policyTrusted: [Bool]? = nil
     ) throws(BackendError) -> TrustReport {
         let chain = attempt.path.certificates
-        // Fingerprints (and the leaf digest exceptions are bound to) come from the backend's library.
-        let fingerprints = try chain.map { certificate throws(BackendError) in
-            try backend.digest(.sha256, of: certificate.derEncoded)
+        // Fingerprints (and the leaf digest exceptions are bound to) come from the backend's library: the leaf's
+        // now when exceptions may apply, the chain's on first use of the report's.
+        let leafSHA256 = evaluation.exceptions == nil ? nil : try chain.first.map { leaf throws(BackendError) in
+            try backend.digest(.sha256, of: leaf.derEncoded)
         }
         func outcome(_ findings: PathFindings, _ policy: TrustPolicy, alwaysTrusted: Bool = alwaysTrusted)
             -> (PolicyResult, rules: [[TrustCheck: [TrustRule]]])
         {
             let checks = findings.checks
             let result = TrustAggregator.result(
-                checks: checks, leafSHA256: fingerprints.first, alwaysTrusted: alwaysTrusted,
+                checks: checks, leafSHA256: leafSHA256, alwaysTrusted: alwaysTrusted,
                 exceptions: evaluation.exceptions)
             var error: TrustError?
             if !result.isTrusted, let (check, index) = TrustAggregator.primaryFailure(checks) {
@@ -394,7 +395,7 @@ public final class TrustEvaluator: Sendable {
             result: overall.result, chain: chain, checks: overall.checks, error: overall.error, backend: backend.name,
             policy: policies[failing], verifyDate: date, pathsTried: tried, notes: attempt.notes,
             policyResults: perPolicy, rules: rules)
-        report.fingerprints = fingerprints
+        report.fingerprintChain(with: backend)
         report.revocation = attempt.revocation
         return report
     }
