@@ -25,7 +25,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         let notAfter: Date
         let publicKey: PublicKeyInfo
         let deferredExtensions: DeferredExtensions
-        var extensions: CertificateExtensions { deferredExtensions.value(decoding: derEncoded) }
+        var extensions: CertificateExtensions { deferredExtensions.value(decoding: derEncoded).value }
         /// Subject matches issuer (RFC 5280 §7.1), decided on first use (0: not yet, 1: no, 2: yes): a name
         /// comparison that is not byte for byte needs both names' attributes, which nothing else may need.
         private let selfIssued = Atomic<UInt8>(0)

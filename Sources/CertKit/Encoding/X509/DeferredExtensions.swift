@@ -12,13 +12,21 @@ final class DeferredExtensions: Sendable {
     private let source: (range: Range<Int>, limits: Limits)?
     /// Notes the certificate parser adds to `malformed` after the extensions' own (version rules).
     private let notes: [String]
-    private let state: Mutex<CertificateExtensions?>
+    /// The decoded extensions, boxed: the lock hands out one reference, and a reader of one field
+    /// (`certificate.extensions.subjectKeyIdentifier`) need not copy every field of the struct.
+    private let state: Mutex<Decoded?>
+
+    /// Decoded extensions, immutable.
+    final class Decoded: Sendable {
+        let value: CertificateExtensions
+        init(_ value: CertificateExtensions) { self.value = value }
+    }
 
     /// Extensions already decoded.
     init(_ ready: CertificateExtensions) {
         source = nil
         notes = []
-        state = Mutex(ready)
+        state = Mutex(Decoded(ready))
     }
 
     /// Extensions to decode from `range` of the certificate's DER on first use; `notes` are appended to `malformed`.
@@ -32,7 +40,7 @@ final class DeferredExtensions: Sendable {
     var isDeferred: Bool { source != nil }
 
     /// The extensions, decoded from `der` (the certificate's DER) on the first call when deferred.
-    func value(decoding der: [UInt8]) -> CertificateExtensions {
+    func value(decoding der: [UInt8]) -> Decoded {
         state.withLock { cached in
             if let cached { return cached }
             guard let source else { preconditionFailure("deferred extensions without a source") }
@@ -47,8 +55,9 @@ final class DeferredExtensions: Sendable {
                 preconditionFailure("extensions that were checked no longer decode: \(error)")
             }
             decoded.malformed += notes
-            cached = decoded
-            return decoded
+            let boxed = Decoded(decoded)
+            cached = boxed
+            return boxed
         }
     }
 }
