@@ -24,8 +24,38 @@ enum AlgorithmIdentifierParser {
         return (oid, parameters)
     }
 
-    /// A SignatureAlgorithm, with its scheme when the allowlist accepts the OID and its parameters.
+    /// A SignatureAlgorithm, with its scheme when the allowlist accepts the OID and its parameters. The identifiers
+    /// nearly every certificate carries come from ``common`` (decoded once, by ``decodeSignatureAlgorithm(_:)``).
     static func signatureAlgorithm(_ node: DERNode) throws(CertificateDecodingError) -> SignatureAlgorithm {
+        let bytes = node.encodedView
+        for entry in common where entry.encoded.count == bytes.count && entry.encoded.elementsEqual(bytes) {
+            return entry
+        }
+        return try decodeSignatureAlgorithm(node)
+    }
+
+    /// The encodings of the signature AlgorithmIdentifiers certificates use most (SHA-2 with RSA and NULL
+    /// parameters, ECDSA with SHA-2, Ed25519), most frequent first, each decoded by
+    /// ``decodeSignatureAlgorithm(_:)`` when first needed: a lookup costs a few byte comparisons instead of an OID
+    /// text and an allowlist lookup.
+    static let common: [SignatureAlgorithm] = {
+        let rsaNull: [[UInt8]] = [0x0B, 0x0C, 0x0D, 0x05].map { last in
+            [0x30, 0x0D, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, last, 0x05, 0x00]
+        }
+        let ecdsa: [[UInt8]] = [0x02, 0x03, 0x04].map { last in
+            [0x30, 0x0A, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, last]
+        }
+        let ed25519: [[UInt8]] = [[0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x70]]
+        return (rsaNull.prefix(1) + ecdsa.prefix(1) + rsaNull.dropFirst() + ecdsa.dropFirst() + ed25519).compactMap { encoding in
+            try? DERReader.read(encoding) { reader throws(CertificateDecodingError) -> SignatureAlgorithm? in
+                guard let node = try reader.next(), reader.isAtEnd else { return nil }
+                return try decodeSignatureAlgorithm(node)
+            } ?? nil
+        }
+    }()
+
+    /// ``signatureAlgorithm(_:)`` without the table of common identifiers.
+    static func decodeSignatureAlgorithm(_ node: DERNode) throws(CertificateDecodingError) -> SignatureAlgorithm {
         let (oid, parameters) = try parse(node)
         let encoded = node.encoded
         guard let entry = SignatureAlgorithm.allowlist[oid] else {

@@ -79,7 +79,9 @@ enum ExtensionsParser {
     ]
 
     private static func readsDirectoryNames(_ oid: UnsafeBufferPointer<UInt8>) -> Bool {
-        directoryNameReaders.contains { $0.elementsEqual(oid) }
+        // Most extensions are 2.5.29.x (three bytes, 55 1D x): their third byte decides without a comparison loop.
+        if oid.count == 3 { return oid[0] == 0x55 && oid[1] == 0x1D && (oid[2] == 0x11 || oid[2] == 0x1E || oid[2] == 0x1F) }
+        return oid.count == 8 && directoryNameReaders[3].elementsEqual(oid)
     }
 
     /// policyConstraints, policyMappings and inhibitAnyPolicy: not "understood" (their critical form is
