@@ -63,19 +63,26 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     public func matches(_ other: DistinguishedName) -> Bool { NameFormatting.namesMatch(self, other) }
 }
 
-/// The attributes of one name, made at most once and shared by the name's copies.
+/// The attributes of one name, made on first use and shared by the name's copies.
+///
+/// Published through an `AtomicLazyReference` (acquire/release atomics, which ThreadSanitizer follows; see
+/// `CacheLock` for why not `Mutex`): two threads that ask at once may both decode, the same walk on the same bytes
+/// giving the same value, and every caller gets the one that was stored first.
 private final class DeferredAttributes: Sendable {
-    private let state: Mutex<[[DistinguishedName.Attribute]]?>
+    private final class Decoded: Sendable {
+        let value: [[DistinguishedName.Attribute]]
+        init(_ value: [[DistinguishedName.Attribute]]) { self.value = value }
+    }
 
-    init(_ ready: [[DistinguishedName.Attribute]]?) { state = Mutex(ready) }
+    private let decoded = AtomicLazyReference<Decoded>()
+
+    init(_ ready: [[DistinguishedName.Attribute]]?) {
+        if let ready { _ = decoded.storeIfNil(Decoded(ready)) }
+    }
 
     /// The attributes, decoded from `der` (the encoding the parser accepted) on the first call.
     func value(decoding der: [UInt8]) -> [[DistinguishedName.Attribute]] {
-        state.withLock { cached in
-            if let cached { return cached }
-            let decoded = NameParser.relativeNames(ofAccepted: der)
-            cached = decoded
-            return decoded
-        }
+        if let known = decoded.load() { return known.value }
+        return decoded.storeIfNil(Decoded(NameParser.relativeNames(ofAccepted: der))).value
     }
 }
