@@ -65,7 +65,7 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
 
 /// The attributes of one name, made on first use and shared by the name's copies.
 ///
-/// Published through an `AtomicLazyReference` (acquire/release atomics, which ThreadSanitizer follows; see
+/// Published through a `PublishedReference` (acquire/release atomics, which ThreadSanitizer follows; see
 /// `CacheLock` for why not `Mutex`): two threads that ask at once may both decode, the same walk on the same bytes
 /// giving the same value, and every caller gets the one that was stored first.
 private final class DeferredAttributes: Sendable {
@@ -74,7 +74,7 @@ private final class DeferredAttributes: Sendable {
         init(_ value: [[DistinguishedName.Attribute]]) { self.value = value }
     }
 
-    private let decoded = AtomicLazyReference<Decoded>()
+    private let decoded = PublishedReference<Decoded>()
 
     init(_ ready: [[DistinguishedName.Attribute]]?) {
         if let ready { _ = decoded.storeIfNil(Decoded(ready)) }

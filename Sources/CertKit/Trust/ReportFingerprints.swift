@@ -2,7 +2,7 @@ import Synchronization
 
 /// The SHA-256 fingerprints of a report's chain, computed by the backend's library on first use (once per report,
 /// shared by its copies): a caller that only needs the verdict, as a TLS client per connection, does not pay a
-/// digest of every certificate. Compared and hashed by value. Published through an `AtomicLazyReference`
+/// digest of every certificate. Compared and hashed by value. Published through a `PublishedReference`
 /// (ThreadSanitizer follows its atomics; see `CacheLock` for why not `Mutex`): two threads that ask at once may both
 /// compute, and every caller gets the value stored first.
 final class ReportFingerprints: Sendable, Hashable {
@@ -13,7 +13,7 @@ final class ReportFingerprints: Sendable, Hashable {
 
     private let chain: [Certificate]
     private let backend: (any TrustBackend)?
-    private let computed = AtomicLazyReference<Computed>()
+    private let computed = PublishedReference<Computed>()
 
     /// Fingerprints already known.
     init(_ ready: [[UInt8]]) {

@@ -8,7 +8,7 @@ import Synchronization
 /// the extensions are decoded at once, exactly as before. Otherwise nothing in them can fail any more, and the
 /// decode (the same `parse`, on the same bytes, with the same limits) waits until something asks.
 ///
-/// The result is published through an `AtomicLazyReference` (acquire/release atomics, which ThreadSanitizer follows;
+/// The result is published through a `PublishedReference` (acquire/release atomics, which ThreadSanitizer follows;
 /// see `CacheLock` for why not `Mutex`): two threads that ask at once may both decode, with the same result, and
 /// every caller gets the one stored first.
 final class DeferredExtensions: Sendable {
@@ -18,7 +18,7 @@ final class DeferredExtensions: Sendable {
     private let notes: [String]
     /// The decoded extensions, boxed: one reference per access, and a reader of one field
     /// (`certificate.extensions.subjectKeyIdentifier`) need not copy every field of the struct.
-    private let decoded = AtomicLazyReference<Decoded>()
+    private let decoded = PublishedReference<Decoded>()
 
     /// Decoded extensions, immutable.
     final class Decoded: Sendable {
