@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An X.501 name (issuer or subject) with its raw DER and decoded attributes.
 ///
 /// A decoded name keeps its encoding and makes the attributes' text on first use of ``relativeNames`` (once per

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The SHA-256 fingerprints of a report's chain, computed by the backend's library on first use (once per report,
 /// shared by its copies): a caller that only needs the verdict, as a TLS client per connection, does not pay a
 /// digest of every certificate. Compared and hashed by value. Published through a `PublishedReference`

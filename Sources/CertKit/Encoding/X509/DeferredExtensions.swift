@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A certificate's extensions: decoded at decode time when decoding them could still fail the certificate, else on
 /// first use (once per certificate, shared by its copies).
 ///
