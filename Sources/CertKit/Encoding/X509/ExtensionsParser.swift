@@ -72,16 +72,14 @@ enum ExtensionsParser {
 
     /// The tag of a GeneralName's directoryName ([4], constructed).
     private static let directoryNameTag: UInt8 = 0xA4
-    /// The encoded OIDs of the extensions whose decoders read GeneralNames with limits: subjectAltName (2.5.29.17),
-    /// nameConstraints (2.5.29.30), cRLDistributionPoints (2.5.29.31), authorityInfoAccess (1.3.6.1.5.5.7.1.1).
-    private static let directoryNameReaders: [[UInt8]] = [
-        [0x55, 0x1D, 0x11], [0x55, 0x1D, 0x1E], [0x55, 0x1D, 0x1F], [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x01, 0x01],
-    ]
+    /// The encoded authorityInfoAccess OID (1.3.6.1.5.5.7.1.1).
+    private static let authorityInfoAccessOID: [UInt8] = [0x2B, 0x06, 0x01, 0x05, 0x05, 0x07, 0x01, 0x01]
 
+    /// True for the extensions whose decoders read GeneralNames with limits: subjectAltName (2.5.29.17, 55 1D 11),
+    /// nameConstraints (2.5.29.30, 55 1D 1E), cRLDistributionPoints (2.5.29.31, 55 1D 1F) and authorityInfoAccess.
     private static func readsDirectoryNames(_ oid: UnsafeBufferPointer<UInt8>) -> Bool {
-        // Most extensions are 2.5.29.x (three bytes, 55 1D x): their third byte decides without a comparison loop.
         if oid.count == 3 { return oid[0] == 0x55 && oid[1] == 0x1D && (oid[2] == 0x11 || oid[2] == 0x1E || oid[2] == 0x1F) }
-        return oid.count == 8 && directoryNameReaders[3].elementsEqual(oid)
+        return authorityInfoAccessOID.elementsEqual(oid)
     }
 
     /// policyConstraints, policyMappings and inhibitAnyPolicy: not "understood" (their critical form is
