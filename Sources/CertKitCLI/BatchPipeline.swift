@@ -133,16 +133,13 @@ final class BatchPipeline: @unchecked Sendable {
     /// Reads every line of `reader`, processes and writes them, and returns the summary.
     /// - Throws: the reader's error, after the lines read before it were written.
     func run(_ reader: inout BatchLineReader) throws -> BatchSummary {
-        let group = DispatchGroup()
+        var workers: [JoinedThread] = []
         for _ in 0..<jobs {
-            group.enter()
-            let thread = Thread { [self] in
-                work()
-                group.leave()
-            }
-            thread.stackSize = 4 << 20
-            thread.start()
+            guard let worker = JoinedThread(stackSize: Self.workerStackSize, body: { [self] in work() }) else { break }
+            workers.append(worker)
         }
+        // The system refused every thread: the calling thread cannot both read and work, so nothing is read.
+        guard !workers.isEmpty else { throw CLIError.backend(name: "batch", problem: "cannot start a worker thread") }
         var failure: (any Error)?
         while true {
             let line: BatchLineReader.Line?
@@ -174,7 +171,7 @@ final class BatchPipeline: @unchecked Sendable {
         inputEnded = true
         condition.broadcast()
         condition.unlock()
-        group.wait()
+        while let worker = workers.popLast() { worker.join() }
         condition.lock()
         let result = summary
         condition.unlock()
@@ -182,6 +179,9 @@ final class BatchPipeline: @unchecked Sendable {
         if let failure { throw failure }
         return result
     }
+
+    /// Each worker's stack: evaluation recurses through path building and name-constraint checks.
+    private static let workerStackSize = 4 << 20
 
     private static func isBlank(_ bytes: ArraySlice<UInt8>) -> Bool {
         bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
