@@ -56,6 +56,41 @@ import Testing
         }
     }
 
+    @Test("each named curve (OpenSSL: a copy of the curve's group template): genuine self-signatures verify; altered ones, off-curve points and another curve's point do not")
+    func namedCurves() throws {
+        let directory = try EncodingTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var links: [String: SignatureInput] = [:]
+        for curve in ["prime256v1", "secp384r1", "secp521r1"] {
+            let pem = try EncodingTestSupport.makeCertificate(in: directory, name: curve, key: "ec:\(curve)", subject: "/CN=\(curve)")
+            let certificate = try #require(try CertificateBundle.decode(Array(Data(contentsOf: pem))).certificates.first)
+            #expect(certificate.publicKey.encodingProblem == nil, "\(curve): the key takes the direct path")
+            links[curve] = SignatureInput(
+                scheme: try #require(certificate.signatureAlgorithm.scheme), signedBytes: certificate.tbsCertificateBytes,
+                signature: certificate.signatureBytes, signerKey: certificate.publicKey)
+        }
+        for entry in BackendRegistry.standard.entries {
+            for capacity in [0, 256] {
+                let backend = entry.backend(certificateCacheCapacity: capacity)
+                for (curve, link) in links.sorted(by: { $0.key < $1.key }) {
+                    #expect(try backend.verifySignature(link) == .valid, "\(entry.name) \(curve)")
+                    var altered = link
+                    altered.signature[altered.signature.count - 2] ^= 0x01
+                    #expect(try backend.verifySignature(altered) != .valid, "\(entry.name) \(curve): altered signature")
+                    var offCurve = link
+                    var spki = link.signerKey.derEncoded
+                    spki[spki.count - 1] ^= 0x01
+                    offCurve.signerKey = PublicKeyInfo(algorithm: link.signerKey.algorithm, derEncoded: spki)
+                    #expect(try backend.verifySignature(offCurve) != .valid, "\(entry.name) \(curve): off-curve point")
+                }
+                // The P-384 link verified with the P-256 key (the right curve's name, another curve's point).
+                var crossed = try #require(links["secp384r1"])
+                crossed.signerKey = try #require(links["prime256v1"]).signerKey
+                #expect(try backend.verifySignature(crossed) != .valid, "\(entry.name): another key")
+            }
+        }
+    }
+
     @Test("an RSA key with bytes after its RSAPublicKey is no key, on both backends")
     func rsaTrailingBytes() throws {
         let link = try #require(Self.links("valid-chain-rsa/chain.pem", "valid-chain-rsa/root-rsa.pem").first)

@@ -27,10 +27,9 @@ package enum TrustAggregator {
     /// `TrustCheck.allCases`.
     public static func primaryFailure(_ checks: [Set<TrustCheck>]) -> (check: TrustCheck, index: Int)? {
         var best: (check: TrustCheck, index: Int, rank: Int)?
-        let order = Dictionary(uniqueKeysWithValues: TrustCheck.allCases.enumerated().map { ($1, $0) })
         for (index, set) in checks.enumerated() {
             for check in set {
-                let rank = order[check] ?? 0
+                let rank = Int(check.ordinal)
                 guard let current = best else {
                     best = (check, index, rank)
                     continue

@@ -72,13 +72,15 @@ package struct PathFindings: Sendable, Hashable {
 
     /// Adds everything `other` (a path of the same length) found.
     public mutating func merge(_ other: PathFindings) {
-        for index in other.checks.indices where checks.indices.contains(index) {
+        // A certificate `other` found nothing on is skipped: writing to it would copy these findings' arrays when
+        // they are shared, for nothing (most checks find nothing on most certificates).
+        for index in other.checks.indices where checks.indices.contains(index) && !other.checks[index].isEmpty {
             for (check, rules) in other.rules[index] {
                 for rule in rules { record(rule, as: check, at: index) }
             }
             checks[index].formUnion(other.checks[index])
         }
-        notes += other.notes
+        if !other.notes.isEmpty { notes += other.notes }
     }
 
     /// Removes `check` (and its rules) from certificate `index`.

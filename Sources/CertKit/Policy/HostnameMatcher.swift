@@ -33,7 +33,7 @@ package enum HostnameMatcher {
     /// True when the DNS pattern (already normalized) matches the host (already normalized).
     static func dnsPattern(_ pattern: String, matches host: String) -> Bool {
         guard !pattern.isEmpty else { return false }
-        guard pattern.contains("*") else { return pattern == host }
+        guard pattern.utf8.contains(UInt8(ascii: "*")) else { return pattern == host }
         let patternLabels = pattern.split(separator: ".", omittingEmptySubsequences: false)
         let hostLabels = host.split(separator: ".", omittingEmptySubsequences: false)
         // The wildcard must be the whole left-most label and the only one; at least two labels must follow it.
@@ -47,11 +47,33 @@ package enum HostnameMatcher {
     /// no empty label, and does not look like an IP address (`IPAddressParsing.looksLikeIPLiteral`: a
     /// last label of digits or `0x…`, or any of `:[]%`), whether or not it is a canonical literal.
     public static func isHostName(_ host: String) -> Bool {
+        if let ascii = isASCIIHostName(host) { return ascii }
+        return isHostName(characters: host)
+    }
+
+    /// ``isHostName(_:)`` by `Character` (text that is not all ASCII; the tests compare both paths).
+    static func isHostName(characters host: String) -> Bool {
         let trimmed = normalize(host)
         guard !trimmed.isEmpty, !trimmed.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
         else { return false }
         return !IPAddressParsing.looksLikeIPLiteral(host)
     }
+
+    /// ``isHostName(_:)`` over the bytes of an all-ASCII `host` (where every character but CR LF is one byte and
+    /// none of the tested characters is part of CR LF); nil for other text, which takes the `Character` path.
+    static func isASCIIHostName(_ host: String) -> Bool? {
+        let answer = host.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            var end = bytes.count
+            if end > 0, bytes[end - 1] == dot { end -= 1 }
+            guard end > 0, bytes[0] != dot, bytes[end - 1] != dot else { return false }
+            for index in 1..<end where bytes[index] == dot && bytes[index - 1] == dot { return false }
+            return !IPAddressParsing.looksLikeIPLiteral(ascii: bytes)
+        }
+        return answer ?? nil
+    }
+
+    private static let dot = UInt8(ascii: ".")
 
     /// Lowercases ASCII and drops one trailing dot.
     static func normalize(_ name: String) -> String {

@@ -91,6 +91,19 @@ public enum TrustProfile: String, Sendable, Hashable, CaseIterable {
     /// rustls and pyca/cryptography apply them (leaf EKU, key algorithms and sizes, CN in SAN, public-suffix
     /// wildcards, ...).
     case webpki
+
+    /// Hashes the case, not its name (the default for a `String`-backed enum hashes the raw value; every policy
+    /// check asks its rules' profile sets).
+    public func hash(into hasher: inout Hasher) { hasher.combine(bit) }
+
+    /// One bit per profile, for sets of profiles kept as a byte.
+    var bit: UInt8 {
+        switch self {
+        case .apple: 1
+        case .rfc5280: 2
+        case .webpki: 4
+        }
+    }
 }
 
 /// The name a TLS peer must carry.

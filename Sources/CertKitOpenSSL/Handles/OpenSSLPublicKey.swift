@@ -24,8 +24,8 @@ final class OpenSSLPublicKey: @unchecked Sendable {
     /// The key of `key` (a SubjectPublicKeyInfo the core decoded). OpenSSL 3.0's `d2i_PUBKEY` runs the decoder
     /// framework (about 125 µs, more than an RSA verification, under a global lock), so the two kinds of key the
     /// web uses are built directly from the subjectPublicKey the core already split out: an rsaEncryption key
-    /// with `d2i_PublicKey(EVP_PKEY_RSA)` (the RSAPublicKey, all of it consumed), a P-256/P-384/P-521 key with
-    /// `EVP_PKEY_fromdata` (the group and the point, which OpenSSL checks is on the curve). Any other key, and
+    /// with `d2i_PublicKey(EVP_PKEY_RSA)` (the RSAPublicKey, all of it consumed), a P-256/P-384/P-521 key as a
+    /// copy of the curve's group template given the point, which OpenSSL checks is on the curve. Any other key, and
     /// any key whose encoding the core found a problem with, goes through `d2i_PUBKEY`.
     static func make(for key: PublicKeyInfo) throws(BackendError) -> OpenSSLPublicKey {
         guard key.encodingProblem == nil, !key.isRSASSAPSSKey, let bits = SubjectPublicKeyBits.content(of: key.derEncoded) else {
@@ -43,8 +43,33 @@ final class OpenSSLPublicKey: @unchecked Sendable {
         }
     }
 
-    /// An EC public key on the named `group` at `point` (`EVP_PKEY_fromdata`).
+    /// An EC public key on the named `group` at `point`: a copy of the group's template (``groupTemplates``) given
+    /// the point with `EVP_PKEY_set1_encoded_public_key`, or, without a template, built with `EVP_PKEY_fromdata`.
+    /// Both read the point with `EC_POINT_oct2point`, which refuses a point that is not on the curve.
     private static func ecKey(group: String, point: [UInt8]) throws(BackendError) -> OpaquePointer {
+        guard let template = groupTemplates[group] ?? nil else { return try fromData(group: group, point: point) }
+        guard let key = EVP_PKEY_dup(template.handle) else { throw OpenSSLErrorQueue.error("EVP_PKEY_dup failed") }
+        guard point.withUnsafeBufferPointer({ EVP_PKEY_set1_encoded_public_key(key, $0.baseAddress, $0.count) }) == 1
+        else {
+            EVP_PKEY_free(key)
+            throw OpenSSLErrorQueue.error("EVP_PKEY_set1_encoded_public_key: the \(group) point is not a public key")
+        }
+        return key
+    }
+
+    /// For each named curve, a key holding only the curve's group (domain parameters, no point), made once.
+    ///
+    /// Why: `EVP_PKEY_fromdata` builds the group from its name for every key (`EC_GROUP_new_by_curve_name_ex`:
+    /// the field and order Montgomery contexts and the generator, about 140,000 instructions, two thirds of making
+    /// a P-256 key); `EVP_PKEY_dup` of a template copies the group instead. nil for a curve whose template could
+    /// not be made (its keys are then built with `EVP_PKEY_fromdata`).
+    static let groupTemplates: [String: OpenSSLPublicKey?] = Dictionary(
+        uniqueKeysWithValues: ["prime256v1", "secp384r1", "secp521r1"].map { group in
+            (group, (try? fromData(group: group, point: nil)).map(OpenSSLPublicKey.init(handle:)))
+        })
+
+    /// An EC key on the named `group` built with `EVP_PKEY_fromdata`: at `point`, or, for nil, the group alone.
+    private static func fromData(group: String, point: [UInt8]?) throws(BackendError) -> OpaquePointer {
         guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else {
             throw OpenSSLErrorQueue.error("EVP_PKEY_CTX_new_from_name(EC) failed")
         }
@@ -53,15 +78,18 @@ final class OpenSSLPublicKey: @unchecked Sendable {
         let built = "group".withCString { groupKey in  // OSSL_PKEY_PARAM_GROUP_NAME
             group.withCString { groupName in
                 "pub".withCString { pointKey in  // OSSL_PKEY_PARAM_PUB_KEY
-                    point.withUnsafeBufferPointer { bytes in
+                    (point ?? []).withUnsafeBufferPointer { bytes in
                         var parameters = [
                             OSSL_PARAM_construct_utf8_string(groupKey, UnsafeMutablePointer(mutating: groupName), 0),
-                            OSSL_PARAM_construct_octet_string(
-                                pointKey, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count),
+                            point == nil
+                                ? OSSL_PARAM_construct_end()
+                                : OSSL_PARAM_construct_octet_string(
+                                    pointKey, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count),
                             OSSL_PARAM_construct_end(),
                         ]
                         return EVP_PKEY_fromdata_init(context) == 1
-                            && EVP_PKEY_fromdata(context, &key, publicKeySelection, &parameters) == 1
+                            && EVP_PKEY_fromdata(
+                                context, &key, point == nil ? domainSelection : publicKeySelection, &parameters) == 1
                     }
                 }
             }
@@ -72,6 +100,10 @@ final class OpenSSLPublicKey: @unchecked Sendable {
         }
         return key
     }
+
+    /// `EVP_PKEY_KEY_PARAMETERS`: the domain parameters alone (a macro Swift does not import).
+    private static let domainSelection = Int32(
+        OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS)
 
     /// `EVP_PKEY_PUBLIC_KEY`: the public key and every parameter (a macro Swift does not import).
     private static let publicKeySelection = Int32(

@@ -8,6 +8,8 @@ enum ExtensionsParser {
         var seen = OIDSet()
         var duplicated = OIDSet()
         var list = try node.children()
+        // Most certificates carry up to eight extensions: one allocation, not three growths.
+        result.all.reserveCapacity(8)
         while let element = try list.next() {
             let (oidNode, critical, value) = try frame(element, number: result.all.count + 1, limits: limits)
             let oid = try oidNode.objectIdentifier()
@@ -142,6 +144,7 @@ struct OIDSet {
     mutating func insert(_ oid: String) -> Bool {
         if large != nil { return large!.insert(oid).inserted }
         if small.contains(oid) { return false }
+        if small.isEmpty { small.reserveCapacity(8) }
         small.append(oid)
         if small.count > Self.linearLimit { large = Set(small) }
         return true

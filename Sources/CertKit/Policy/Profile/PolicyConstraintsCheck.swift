@@ -41,6 +41,10 @@ package struct PolicyConstraintsCheck: PathCheck {
             }
         }
         guard context.enforces(TrustRules.explicitPolicy) else { return }
+        // Whether processing can fail depends only on requireExplicitPolicy (`PolicyProcessing.canFail`): asked of
+        // the certificates first, so that the names are compared (self-issued) only when the graph is built.
+        guard processed.contains(where: { certificates[$0].extensions.policyConstraints?.requireExplicitPolicy != nil })
+        else { return }
         let path = Array(processed.reversed())
         let inputs = path.map { PolicyCertificate(certificates[$0]) }
         guard PolicyProcessing.canFail(inputs) else { return }

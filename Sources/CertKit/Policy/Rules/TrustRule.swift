@@ -17,6 +17,8 @@ public struct TrustRule: Sendable, Hashable, CustomStringConvertible {
     public let reference: String
     /// What the rule requires, in one sentence.
     public let summary: String
+    /// `profiles` as bits (``TrustProfile/bit``): every policy check asks it, several times per evaluation.
+    private let profileBits: UInt8
 
     /// Creates a rule.
     public init(_ id: String, _ check: TrustCheck, _ profiles: Set<TrustProfile>, _ reference: String, _ summary: String) {
@@ -25,10 +27,11 @@ public struct TrustRule: Sendable, Hashable, CustomStringConvertible {
         self.profiles = profiles
         self.reference = reference
         self.summary = summary
+        self.profileBits = profiles.reduce(0) { $0 | $1.bit }
     }
 
     /// True when `profile` enforces the rule.
-    public func isEnforced(by profile: TrustProfile) -> Bool { profiles.contains(profile) }
+    public func isEnforced(by profile: TrustProfile) -> Bool { profileBits & profile.bit != 0 }
 
     /// True when every profile enforces the rule.
     public var isUniversal: Bool { profiles.count == TrustProfile.allCases.count }
