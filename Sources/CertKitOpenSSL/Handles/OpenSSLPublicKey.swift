@@ -27,19 +27,37 @@ final class OpenSSLPublicKey: @unchecked Sendable {
     /// with `d2i_PublicKey(EVP_PKEY_RSA)` (the RSAPublicKey, all of it consumed), a P-256/P-384/P-521 key as a
     /// copy of the curve's group template given the point, which OpenSSL checks is on the curve. Any other key, and
     /// any key whose encoding the core found a problem with, goes through `d2i_PUBKEY`.
+    ///
+    /// An elliptic-curve key (whichever way it was built) must carry its point uncompressed (`04 ‖ X ‖ Y`):
+    /// OpenSSL also reads compressed and hybrid points and the single byte `00`, the point at infinity, for which
+    /// a signature made without any private key verifies; GnuTLS refuses all of them, and so does this backend.
     static func make(for key: PublicKeyInfo) throws(BackendError) -> OpenSSLPublicKey {
-        guard key.encodingProblem == nil, !key.isRSASSAPSSKey, let bits = SubjectPublicKeyBits.content(of: key.derEncoded) else {
-            return try OpenSSLPublicKey(spki: key.derEncoded)
+        let bits = SubjectPublicKeyBits.content(of: key.derEncoded)
+        if key.encodingProblem == nil, !key.isRSASSAPSSKey, let bits {
+            switch key.algorithm {
+            case .rsa:
+                return OpenSSLPublicKey(handle: try OpenSSLDERDecoding.decode(
+                    Array(bits), function: "d2i_PublicKey", what: "the RSA key",
+                    d2i: { d2i_PublicKey(EVP_PKEY_RSA, nil, $0, $1) }, free: EVP_PKEY_free))
+            case .ec(let curve, _) where groupTemplates.keys.contains(curve):
+                try requireUncompressedPoint(bits)
+                return OpenSSLPublicKey(handle: try ecKey(group: curve, point: Array(bits)))
+            default:
+                break
+            }
         }
-        switch key.algorithm {
-        case .rsa:
-            return OpenSSLPublicKey(handle: try OpenSSLDERDecoding.decode(
-                Array(bits), function: "d2i_PublicKey", what: "the RSA key",
-                d2i: { d2i_PublicKey(EVP_PKEY_RSA, nil, $0, $1) }, free: EVP_PKEY_free))
-        case .ec(let curve, _) where ["prime256v1", "secp384r1", "secp521r1"].contains(curve):
-            return OpenSSLPublicKey(handle: try ecKey(group: curve, point: Array(bits)))
-        default:
-            return try OpenSSLPublicKey(spki: key.derEncoded)
+        let decoded = try OpenSSLPublicKey(spki: key.derEncoded)
+        if decoded.isEllipticCurve { try requireUncompressedPoint(bits) }
+        return decoded
+    }
+
+    /// True for a key of the elliptic-curve family (EC, and SM2, which OpenSSL also reads from ecPublicKey).
+    private var isEllipticCurve: Bool { EVP_PKEY_is_a(handle, "EC") == 1 || EVP_PKEY_is_a(handle, "SM2") == 1 }
+
+    /// Throws unless `bits` (a subjectPublicKey) is an uncompressed point: `04`, then X and Y of equal length.
+    static func requireUncompressedPoint(_ bits: ArraySlice<UInt8>?) throws(BackendError) {
+        guard let bits, bits.count >= 3, bits.count % 2 == 1, bits.first == 0x04 else {
+            throw BackendError("the EC point is not uncompressed (04, X, Y): compressed, hybrid and infinity encodings are refused")
         }
     }
 
