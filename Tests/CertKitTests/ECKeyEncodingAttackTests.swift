@@ -114,6 +114,22 @@ struct ECKeyEncodingAttackTests {
         }
     }
 
+    /// The point-form check reads past the unused-bits count (which the core refuses on its own), so a key that
+    /// OpenSSL's decoder reads as before still verifies as before, on both backends alike. (With 1 unused bit and
+    /// this fixture's even last byte OpenSSL's clearing of the unused bits changes nothing; the differential
+    /// sample's `key.spki:unused-bits` cases where it does change the point are a known disagreement.)
+    @Test("a genuine uncompressed point under one unused bit: the backends agree, as before the point-form check")
+    func unusedBit() throws {
+        let (link, x, y) = try Self.p256Link()
+        try #require(y[31] & 1 == 0, "the fixture's last byte is even")
+        var input = link
+        input.signerKey = try Self.decode(
+            Self.tlv(0x30, Self.tlv(0x30, Self.ecPublicKey + Self.p256) + Self.tlv(0x03, [1, 0x04] + x + y)))
+        #expect(input.signerKey.encodingProblem != nil, "the core names the problem")
+        let verdicts = BackendRegistry.standard.entries.map { Self.verdict($0.backend(certificateCacheCapacity: 0), input) }
+        #expect(verdicts.count >= 2 && Set(verdicts) == ["valid"], "\(verdicts)")
+    }
+
     /// For the point at infinity every signature whose r is x(u1·G) verifies (u2·Q vanishes): this one was made
     /// with no private key at all (k = 0x1234567, r = x(kG), s = e/k) over `message`.
     static let message = Array("certkit point at infinity".utf8)

@@ -47,7 +47,11 @@ final class OpenSSLPublicKey: @unchecked Sendable {
             }
         }
         let decoded = try OpenSSLPublicKey(spki: key.derEncoded)
-        if decoded.isEllipticCurve { try requireUncompressedPoint(bits) }
+        // The point's form only: a nonzero unused-bits count (which the core refuses on its own) is read past, as
+        // GnuTLS reads it.
+        if decoded.isEllipticCurve {
+            try requireUncompressedPoint(SubjectPublicKeyBits.content(of: key.derEncoded, anyUnusedBits: true))
+        }
         return decoded
     }
 
@@ -130,12 +134,13 @@ final class OpenSSLPublicKey: @unchecked Sendable {
 
 /// The subjectPublicKey of a DER SubjectPublicKeyInfo: `SEQUENCE { SEQUENCE algorithm, BIT STRING }`, exactly.
 enum SubjectPublicKeyBits {
-    /// The BIT STRING's bytes after its unused-bits byte (which must be 0); nil unless `spki` is exactly that shape.
-    static func content(of spki: [UInt8]) -> ArraySlice<UInt8>? {
+    /// The BIT STRING's bytes after its unused-bits byte (which must be 0 unless `anyUnusedBits`); nil unless `spki`
+    /// is exactly that shape.
+    static func content(of spki: [UInt8], anyUnusedBits: Bool = false) -> ArraySlice<UInt8>? {
         guard let outer = header(spki, at: 0, tag: 0x30), outer.end == spki.count,
               let algorithm = header(spki, at: outer.start, tag: 0x30),
               let key = header(spki, at: algorithm.end, tag: 0x03), key.end == outer.end,
-              key.start < key.end, spki[key.start] == 0 else { return nil }
+              key.start < key.end, anyUnusedBits || spki[key.start] == 0 else { return nil }
         return spki[(key.start + 1)..<key.end]
     }
 
