@@ -8,14 +8,6 @@ public enum TrustCheckSeverity: Int, Sendable, Hashable, Comparable {
     case fatal = 3
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    /// The case's position in ``allCases``: a case without payload is stored as its index (`TrustCheckOrdinalTests`
-    /// holds this to the declaration order).
-    var ordinal: UInt8 { unsafeBitCast(self, to: UInt8.self) }
-
-    /// Hashes the case, not its name: the default for a `String`-backed enum hashes the raw value, a string hash on
-    /// every set and dictionary operation of every evaluation.
-    public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
 }
 
 /// One failed check on one certificate, named as Apple names it in `TrustResultDetails` (DESIGN §3).

@@ -61,7 +61,8 @@ final class OpenSSLPublicKey: @unchecked Sendable {
     /// Throws unless `bits` (a subjectPublicKey) is an uncompressed point: `04`, then X and Y of equal length.
     static func requireUncompressedPoint(_ bits: ArraySlice<UInt8>?) throws(BackendError) {
         guard let bits, bits.count >= 3, bits.count % 2 == 1, bits.first == 0x04 else {
-            throw BackendError("the EC point is not uncompressed (04, X, Y): compressed, hybrid and infinity encodings are refused")
+            throw BackendError(
+                "the EC point is not uncompressed (04, X, Y): compressed, hybrid and infinity encodings are refused")
         }
     }
 
