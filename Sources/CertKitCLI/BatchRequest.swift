@@ -61,6 +61,13 @@ struct BatchRequest {
     /// The certificates of `chain`: each element PEM text (one or more blocks) or the base64 of a DER
     /// certificate, leaf first.
     func chain() throws(BatchLineError) -> [Certificate] {
+        try chain(skipping: false).certificates
+    }
+
+    /// The certificates of `chain`, leaf first; with `skipping`, as an evaluation takes them: the leaf (the first
+    /// certificate of the first element) must decode, a later certificate that does not is left out and listed
+    /// (source `chain[N]`, its index among that element's certificates).
+    func chain(skipping: Bool) throws(BatchLineError) -> (certificates: [Certificate], skipped: [SkippedCertificate]) {
         guard let value = members["chain"] else {
             throw BatchLineError(code: .invalidChain, message: "no \"chain\"")
         }
@@ -69,6 +76,7 @@ struct BatchRequest {
         }
         guard !elements.isEmpty else { throw BatchLineError(code: .invalidChain, message: "\"chain\" is empty") }
         var certificates: [Certificate] = []
+        var skipped: [SkippedCertificate] = []
         for (position, element) in elements.enumerated() {
             guard case .string(let text) = element else {
                 throw BatchLineError(
@@ -83,18 +91,22 @@ struct BatchRequest {
                 throw BatchLineError(code: .invalidChain, message: "chain[\(position)] is neither PEM nor base64")
             }
             do {
-                let bundle = try CertificateBundle.decode(bytes)
-                guard !bundle.certificates.isEmpty else {
+                let bundle = try CertificateBundle.decode(bytes, skippingUndecodable: skipping)
+                guard !bundle.certificates.isEmpty || !bundle.undecodable.isEmpty else {
                     throw BatchLineError(code: .invalidChain, message: "chain[\(position)]: no certificate found")
                 }
+                if position == 0, let leaf = bundle.undecodable.first(where: { $0.index == 0 }) {
+                    throw BatchLineError(code: .invalidChain, message: "chain[0]: the leaf does not decode: \(leaf.reason)")
+                }
                 certificates += bundle.certificates
+                skipped += CertificateLoader.skipped(bundle, source: "chain[\(position)]")
             } catch let error as BatchLineError {
                 throw error
             } catch {
                 throw BatchLineError(code: .invalidChain, message: "chain[\(position)]: \(Self.message(error))")
             }
         }
-        return certificates
+        return (certificates, skipped)
     }
 
     private static func message(_ error: any Error) -> String {
@@ -118,11 +130,19 @@ struct BatchRequest {
     }
 
     /// The member `key` as a list of strings (a string or an array of strings), or nil when absent.
+    ///
+    /// An empty array is an error, as an empty string is: a line's `host`, `ip` or `email` replaces all of the
+    /// command line's identities, so `[]` would silently judge the chain with no name check at all.
     func strings(_ key: String) throws(BatchLineError) -> [String]? {
         guard let value = members[key] else { return nil }
         switch value {
         case .string(let text): return [text]
         case .array(let elements):
+            guard !elements.isEmpty else {
+                throw BatchLineError(
+                    code: .invalidValue,
+                    message: "\"\(key)\" is an empty array (give at least one value, or leave the key out)")
+            }
             var texts: [String] = []
             for element in elements {
                 guard case .string(let text) = element else {

@@ -84,7 +84,7 @@ struct BatchTests {
         #expect(error(5).code == "invalid-value" && objects[5]["id"] as? String == "e")
         #expect(error(6).code == "malformed-json" && error(6).message?.contains("duplicate key 'id'") == true)
         #expect(error(7).code == "invalid-value" && objects[7]["id"] as? Int == 7)
-        #expect(error(8).code == "invalid-value" && error(8).message?.contains("rfc5280") == true)
+        #expect(error(8).code == "invalid-value" && error(8).message?.contains("\"host\" is an empty array") == true)
         #expect(error(9).code == "invalid-chain")
         #expect(error(10).code == "invalid-value" && objects[10]["id"] is NSNull)
         #expect(objects[11]["trusted"] as? Bool == true && objects[11]["id"] as? String == "z")
@@ -93,6 +93,47 @@ struct BatchTests {
             let text = run.stdout.split(separator: "\n")[index]
             #expect(text.count < 400, "an error line is one short line")
         }
+    }
+
+    @Test("no line value removes a command-line setting: an empty list, null or a wrong type is invalid-value")
+    func noValueDropsASetting() throws {
+        // The command line names a host the chain does not have: a line that silently dropped it would be trusted.
+        let wrong = ["evaluate", "--anchors", Paths.sample("root-ca.pem"), "--at", "2030-06-01", "--host", "wrong.example"]
+        let chain = try BatchLines.derElements(Paths.sample("server-chain.pem"))
+        var lines: [String] = []
+        var expected: [(key: String, message: String)] = []
+        for key in ["host", "ip", "email", "ocsp"] {
+            lines.append(BatchLines.line(["id": "\(key)-empty", "chain": chain, key: [String]()]))
+            expected.append((key, "\"\(key)\" is an empty array (give at least one value, or leave the key out)"))
+        }
+        for key in ["host", "ip", "email", "ocsp", "policy", "profile", "at"] {
+            lines.append(BatchLines.line(["id": "\(key)-null", "chain": chain, key: NSNull()]))
+            expected.append((key, "\"\(key)\" must be a string"))
+            lines.append(BatchLines.line(["id": "\(key)-object", "chain": chain, key: ["a": "b"]]))
+            expected.append((key, "\"\(key)\" must be a string"))
+        }
+        for key in ["host", "ip", "email", "policy", "profile", "at"] {
+            lines.append(BatchLines.line(["id": "\(key)-blank", "chain": chain, key: ""]))
+            expected.append((key, ""))
+        }
+        let run = try BatchProcess.run(wrong + ["--batch", "-"], lines: lines)
+        #expect(run.code == 1, "\(run.stderr)")
+        let objects = run.objects
+        try #require(objects.count == lines.count)
+        for (object, want) in zip(objects, expected) {
+            let error = object["error"] as? [String: Any]
+            #expect(error?["code"] as? String == "invalid-value", "\(object)")
+            #expect((error?["message"] as? String)?.hasPrefix(want.message) == true, "\(object)")
+            #expect(object["trusted"] == nil, "\(object)")
+        }
+        // The same chain with the command line's host alone is judged (and fails the name check), as it must.
+        let plain = try BatchProcess.run(wrong + ["--batch", "-"], lines: [BatchLines.line(["chain": chain])])
+        #expect(((plain.objects.first?["error"] as? [String: Any])?["check"] as? String) == "SSLHostname")
+        // Without a command-line identity, a line's basic policy still follows the command line's rules.
+        let basic = BatchLines.line(["chain": chain, "profile": "webpki", "policy": "basic"])
+        let noHost = ["evaluate", "--anchors", Paths.sample("root-ca.pem"), "--at", "2030-06-01", "--batch", "-"]
+        let message = (try BatchProcess.run(noHost, lines: [basic]).objects.first?["error"] as? [String: Any])?["message"]
+        #expect((message as? String)?.contains("rfc5280") == true)
     }
 
     @Test("exit codes: all trusted 0, some untrusted 10, any error line 1 (whatever else)")
