@@ -12,15 +12,45 @@ struct CertificateLoader {
         try decode(reader.read(argument), name: InputReader.displayName(argument), backend: backend)
     }
 
-    /// Decodes every certificate in `bytes`, read from the input called `name`, as ``load(_:backend:)`` does.
-    func decode(_ bytes: [UInt8], name: String, backend: (any TrustBackend)? = nil) throws(CLIError) -> CertificateBundle {
+    /// Reads `argument` as part of the pool (`--intermediates`): a certificate that does not decode is left out
+    /// and listed, named by the input, instead of failing the command.
+    /// - Throws: ``CLIError/input(file:problem:)`` when the input cannot be read, breaks a bound, is not a
+    ///   certificate file at all or holds no certificate entry.
+    func loadPool(_ argument: String) throws(CLIError) -> (certificates: [Certificate], skipped: [SkippedCertificate]) {
+        let name = InputReader.displayName(argument)
+        let bundle = try decode(reader.read(argument), name: name, skipping: true)
+        return (bundle.certificates, Self.skipped(bundle, source: name))
+    }
+
+    /// Reads `argument` as a chain (leaf first): the leaf must decode; a later certificate that does not is left
+    /// out and listed, as a pool certificate is.
+    /// - Throws: ``CLIError/input(file:problem:)`` as ``loadPool(_:)`` does, and when the leaf does not decode.
+    func loadChain(_ argument: String) throws(CLIError) -> (certificates: [Certificate], skipped: [SkippedCertificate]) {
+        let name = InputReader.displayName(argument)
+        let bundle = try decode(reader.read(argument), name: name, skipping: true)
+        if let leaf = bundle.undecodable.first(where: { $0.index == 0 }) {
+            throw .input(file: name, problem: "the leaf does not decode: \(leaf.reason)")
+        }
+        return (bundle.certificates, Self.skipped(bundle, source: name))
+    }
+
+    /// The bundle's undecodable entries as skipped certificates of `source`.
+    static func skipped(_ bundle: CertificateBundle, source: String) -> [SkippedCertificate] {
+        bundle.undecodable.map { SkippedCertificate(source: source, index: $0.index, reason: $0.reason) }
+    }
+
+    /// Decodes every certificate in `bytes`, read from the input called `name`, as ``load(_:backend:)`` does;
+    /// with `skipping`, a certificate entry that does not decode is listed in the bundle's `undecodable` instead.
+    func decode(
+        _ bytes: [UInt8], name: String, backend: (any TrustBackend)? = nil, skipping: Bool = false
+    ) throws(CLIError) -> CertificateBundle {
         let bundle: CertificateBundle
         do {
-            bundle = try CertificateBundle.decode(bytes)
+            bundle = try CertificateBundle.decode(bytes, skippingUndecodable: skipping)
         } catch {
             throw .input(file: name, problem: error.message)
         }
-        guard !bundle.certificates.isEmpty else {
+        guard !bundle.certificates.isEmpty || !bundle.undecodable.isEmpty else {
             throw .input(file: name, problem: "no certificate found")
         }
         for line in Self.warnings(skipped: bundle.skippedBlocks, notes: bundle.notes) {

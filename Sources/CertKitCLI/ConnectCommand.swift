@@ -64,11 +64,13 @@ enum ConnectCommand: Command {
 
         let serverName = arguments.value("servername") ?? (target.isIPLiteral ? nil : target.host)
         let chain: [Certificate]
+        let skipped: [SkippedCertificate]
         let stapled: [UInt8]?
         do {
             let capture = try client.capture(
                 host: target.host, port: target.port, serverName: serverName, timeout: timeout, identity: identity)
-            chain = try capture.certificates()
+            // Only the leaf must decode; a later certificate that does not is left out and reported.
+            (chain, skipped) = try capture.poolCertificates()
             stapled = capture.stapledOCSPResponse
         } catch .clientCertificateRefused(presented: false, let reason) {
             let error = TLSConnectError.clientCertificateRefused(presented: false, reason: reason)
@@ -87,6 +89,7 @@ enum ConnectCommand: Command {
             context.stdout.write(try presentedChainText(chain, target: target, library: client.name, digests: digests))
         }
         evaluation.certificates = chain
+        evaluation.skippedCertificates.insert(contentsOf: skipped, at: 0)
         if let stapled {
             // The stapled response is validated by the core like --ocsp-response; one that does not even decode
             // is no answer (said on stderr), never a positive one.

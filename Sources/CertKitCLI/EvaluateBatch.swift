@@ -61,7 +61,10 @@ enum EvaluateBatch {
             var evaluation = template
             let policy = try self.policy(request)
             let date = try request.date()
-            evaluation.certificates = try request.chain()
+            // Only the leaf must decode: a later certificate that does not is left out and reported, as for evaluate.
+            let chain = try request.chain(skipping: true)
+            evaluation.certificates = chain.certificates
+            evaluation.skippedCertificates.insert(contentsOf: chain.skipped, at: 0)
             // A line's stapled responses join the command line's --ocsp-response ones (each answers only for the
             // certificate its certID names).
             evaluation.ocspResponses += try request.ocspResponses()

@@ -27,6 +27,8 @@ import CertKit
 ///                                                      // stapledOCSP|ocsp|crlFile|crlFetched|null; date|null
 ///   // with --network, when something was fetched: "fetchedFrom": "http://..." | null on each chain entry, and
 ///   "fetches": [{"url": "http://...", "problem": "timed out" | null, "fromCache": false, "outcome": "..." | null}]
+///   // only when a pool certificate did not decode and was left out (the leaf must always decode):
+///   "skippedCertificates": [{"source": "intermediates.pem", "index": 1, "reason": "PEM block 2 (CERTIFICATE): ..."}]
 /// }
 /// ```
 /// With `--backend both`, when the backends agree the document above gains `"backends": ["openssl", "gnutls"]`
@@ -82,6 +84,11 @@ enum EvaluateJSONRenderer {
         }
         if case .sslClient(let identities, _) = report.policy {
             document["identities"] = .strings(identities.map(\.description))
+        }
+        if !report.skippedCertificates.isEmpty {
+            document["skippedCertificates"] = .array(report.skippedCertificates.map { skipped in
+                .object(["source": .string(skipped.source), "index": .int(skipped.index), "reason": .string(skipped.reason)])
+            })
         }
         return document
     }

@@ -172,7 +172,11 @@ struct EvaluateOptions {
     /// Reads every file and builds the evaluation.
     /// - Throws: ``CLIError/input(file:problem:)`` for a bad file.
     func makeEvaluation(context: CommandContext) throws(CLIError) -> TrustEvaluation {
-        try makeEvaluation(certificates: context.loader.load(chain).certificates, context: context)
+        // Only the leaf must decode: a later certificate that does not is left out and reported.
+        let (certificates, skipped) = try context.loader.loadChain(chain)
+        var evaluation = try makeEvaluation(certificates: certificates, context: context)
+        evaluation.skippedCertificates.insert(contentsOf: skipped, at: 0)
+        return evaluation
     }
 
     /// Reads every file except the chain and builds the evaluation of `certificates` (leaf first).
@@ -180,6 +184,14 @@ struct EvaluateOptions {
     func makeEvaluation(certificates: [Certificate], context: CommandContext) throws(CLIError) -> TrustEvaluation {
         let loader = context.loader
         let anchorCertificates = try loader.loadAll(anchors)
+        // The pool: a certificate that does not decode is left out and reported, never a reason to stop.
+        var intermediateCertificates: [Certificate] = []
+        var skipped: [SkippedCertificate] = []
+        for path in intermediates {
+            let pool = try loader.loadPool(path)
+            intermediateCertificates += pool.certificates
+            skipped += pool.skipped
+        }
         // The system roots are the core's (SystemTrustStore, anchorsOnly false), exactly as for a library user:
         // never passed as app-supplied anchors.
         if systemRoots, let problem = SystemTrustStore.problem {
@@ -199,16 +211,18 @@ struct EvaluateOptions {
         var revocationLists: [CertificateRevocationList] = []
         for path in crls { revocationLists += try revocationLoader.load(path) }
         let responses = try ocspResponses.map { path throws(CLIError) in try revocationLoader.loadOCSPResponse(path) }
-        return TrustEvaluation(
+        var evaluation = TrustEvaluation(
             certificates: certificates, policies: [policy], anchors: anchorCertificates, anchorsOnly: !systemRoots,
             verifyDate: verifyDate,
             trustSettings: TrustSettings(
                 alwaysTrust: try loader.loadAll(alwaysTrust), distrust: try loader.loadAll(distrust),
                 certificateSettings: stored),
             exceptions: exceptionsValue, crls: revocationLists, pins: pins,
-            additionalIntermediates: try loader.loadAll(intermediates), maxDepth: maxDepth,
+            additionalIntermediates: intermediateCertificates, maxDepth: maxDepth,
             ocspResponses: responses, revocationMode: revocationMode, requireRevocation: requireRevocation,
             networkFetchAllowed: network)
+        evaluation.skippedCertificates = skipped
+        return evaluation
     }
 
     /// The trust store's settings when `--trust-store` was given, else none.

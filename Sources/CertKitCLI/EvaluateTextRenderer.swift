@@ -11,7 +11,8 @@ import CertKit
 /// `      revocation: good (stapled OCSP) until 2030-06-08T00:00:00Z` (or `revoked (CRL file)`, `not checked`,
 /// `not applicable`). With network fetching, a fetched certificate's line ends with `(fetched from URL)` and one
 /// line per URL asked for follows the chain (`  fetched URL: 1 issuer certificate(s) added to the pool`, or
-/// `  fetch URL failed: timed out`). The error names its rule and the profiles that enforce it; when another profile drops that rule, the verdict
+/// `  fetch URL failed: timed out`). A pool certificate that does not decode was left out and gets one line after
+/// the chain (`  skipped: certificate 1 of intermediates.pem does not decode (left out of the pool): …`). The error names its rule and the profiles that enforce it; when another profile drops that rule, the verdict
 /// line says so (`; use --profile rfc5280 to drop this rule`). When path building tried more than one candidate
 /// path, a last line says how many.
 enum EvaluateTextRenderer {
@@ -36,6 +37,10 @@ enum EvaluateTextRenderer {
             } else {
                 lines.append("  fetched \(url)\(fetch.fromCache ? " (cached)" : ""): \(DisplayText.escaped(fetch.outcome ?? "used"))")
             }
+        }
+        for skipped in report.skippedCertificates {
+            // Left out of the pool because it does not decode: one line each, so nothing is dropped silently.
+            lines.append("  skipped: " + DisplayText.escaped(skipped.description))
         }
         if report.pathsTried > 1 {
             // Path building tried alternatives: say so, the chain above is the one that was used (or got furthest).

@@ -44,7 +44,21 @@ public struct TLSHandshakeCapture: Sendable, Hashable {
         self.stapledOCSPResponse = stapledOCSPResponse
     }
 
-    /// The chain decoded into certificates (server's order, leaf first).
+    /// The chain decoded as an evaluation takes it (server's order, leaf first): only the leaf must decode; a
+    /// later certificate that does not is left out and listed (give the list to
+    /// ``TrustEvaluation/skippedCertificates``, which reports it and counts it toward the pool's bound).
+    /// - Throws: ``TLSConnectError/handshake(_:)`` when the server sent no certificate at all, or
+    ///   ``TLSConnectError/undecodableCertificate(index:reason:)`` when the leaf does not decode.
+    public func poolCertificates() throws(TLSConnectError) -> (certificates: [Certificate], skipped: [SkippedCertificate]) {
+        guard !chain.isEmpty else { throw .handshake("the server sent no certificate") }
+        do {
+            return try PresentedChain.decodeSkipping(chain)
+        } catch {
+            throw .undecodableCertificate(index: error.index, reason: error.reason)
+        }
+    }
+
+    /// The chain decoded into certificates (server's order, leaf first), every one of them.
     /// - Throws: ``TLSConnectError/handshake(_:)`` when the server sent no certificate at all, or
     ///   ``TLSConnectError/undecodableCertificate(index:reason:)`` for the first one that does not decode.
     public func certificates() throws(TLSConnectError) -> [Certificate] {

@@ -18,6 +18,23 @@ public struct CertificateBundle: Sendable {
     public var skippedBlocks: [String]
     /// Human notes about tolerated oddities (e.g. dropped OpenSSL trust info from `TRUSTED CERTIFICATE`).
     public var notes: [String]
+    /// The certificate entries that did not parse, when decoded with ``decode(_:limits:skippingUndecodable:)``
+    /// (always empty otherwise).
+    public var undecodable: [Undecodable] = []
+
+    /// A certificate entry (a PEM certificate block, a PKCS#7 certificate, a DER element) that did not parse.
+    public struct Undecodable: Sendable, Hashable {
+        /// Its position among the input's certificate entries, decoded or not, from 0.
+        public var index: Int
+        /// Why, with where it is (e.g. `PEM block 3 (CERTIFICATE): …`).
+        public var reason: String
+
+        /// Creates a record.
+        public init(index: Int, reason: String) {
+            self.index = index
+            self.reason = reason
+        }
+    }
 
     /// Creates a bundle.
     public init(certificates: [Certificate], format: Format, skippedBlocks: [String] = [], notes: [String] = []) {
@@ -34,5 +51,16 @@ public struct CertificateBundle: Sendable {
     /// certificates, or a certificate over a per-certificate bound.
     public static func decode(_ bytes: [UInt8], limits: Limits = .default) throws(CertificateDecodingError) -> CertificateBundle {
         try BundleDecoder.decode(bytes, limits: limits)
+    }
+
+    /// Like ``decode(_:limits:)``, but a certificate entry that does not parse (a PEM certificate block, a PKCS#7
+    /// certificate, a DER element after the first) is listed in ``undecodable`` instead of failing the whole input,
+    /// for a pool of intermediates where one bad certificate must not abort the evaluation. The input's bounds
+    /// (bytes, PEM blocks, certificates: those that do not parse count) and its framing still throw, and so does
+    /// an input without a single certificate entry. Entry 0 of a chain is its leaf: check ``undecodable`` for it.
+    public static func decode(
+        _ bytes: [UInt8], limits: Limits = .default, skippingUndecodable: Bool
+    ) throws(CertificateDecodingError) -> CertificateBundle {
+        try BundleDecoder.decode(bytes, limits: limits, skipping: skippingUndecodable)
     }
 }

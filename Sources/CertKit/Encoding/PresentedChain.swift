@@ -1,5 +1,6 @@
-/// The chain a TLS peer presented, decoded in one place: ``ServerTrust/evaluate(presentedDER:host:)`` and the
-/// TLS chain fetchers of the backends (`TLSChainFetcher.fetchChain`) both decode with it.
+/// The chain a TLS peer presented, decoded in one place: ``ServerTrust/evaluate(presentedDER:host:)``,
+/// ``ClientTrust/evaluate(presentedDER:)`` and `certkit connect` decode with ``decodeSkipping(_:source:)`` (only
+/// the leaf must decode); `TLSHandshakeCapture.certificates()` with ``decode(_:)`` (every certificate).
 package enum PresentedChain {
     /// A presented certificate that does not decode.
     package struct DecodingFailure: Error, Sendable, CustomStringConvertible {
@@ -17,6 +18,31 @@ package enum PresentedChain {
         package static func message(index: Int, reason: String) -> String {
             "the server's certificate \(index) cannot be decoded: \(reason)"
         }
+    }
+
+    /// The name of a presented chain as a ``SkippedCertificate/source``.
+    package static let source = "the server's chain"
+
+    /// Decodes the DER certificates a TLS library captured, keeping the peer's order (leaf first). Only the leaf
+    /// must decode: a later certificate that does not is left out and listed (it could only have been an issuer
+    /// candidate, and one fewer never makes a verdict more trusting).
+    /// - Parameter source: the chain's name in the skipped list.
+    /// - Throws: a ``DecodingFailure`` when the leaf does not decode.
+    package static func decodeSkipping(
+        _ chain: [[UInt8]], source: String = PresentedChain.source
+    ) throws(DecodingFailure) -> (certificates: [Certificate], skipped: [SkippedCertificate]) {
+        var certificates: [Certificate] = []
+        var skipped: [SkippedCertificate] = []
+        certificates.reserveCapacity(chain.count)
+        for (index, der) in chain.enumerated() {
+            do {
+                certificates.append(try Certificate(derEncoded: der))
+            } catch {
+                guard index > 0 else { throw DecodingFailure(index: index, reason: error.message, decoded: []) }
+                skipped.append(SkippedCertificate(source: source, index: index, reason: error.message))
+            }
+        }
+        return (certificates, skipped)
     }
 
     /// Decodes the DER certificates a TLS library captured, keeping the peer's order (leaf first).

@@ -102,8 +102,9 @@ public struct ClientTrust: Sendable {
         evaluateBody(evaluation(presentedChain: presentedChain, stapledOCSPResponse: stapledOCSPResponse))
     }
 
-    /// Like ``evaluate(presentedChain:)`` with the chain as the TLS library gives it: DER, leaf first. A
-    /// certificate that does not decode makes the result `otherError`, with the reason in the report's error.
+    /// Like ``evaluate(presentedChain:)`` with the chain as the TLS library gives it: DER, leaf first. A leaf
+    /// that does not decode makes the result `otherError`, with the reason in the report's error; a later
+    /// certificate that does not decode is left out of the pool and listed in ``TrustReport/skippedCertificates``.
     public func evaluate(presentedDER: [[UInt8]]) -> TrustReport {
         evaluate(presentedDER: presentedDER, stapledOCSPResponse: nil)
     }
@@ -111,14 +112,16 @@ public struct ClientTrust: Sendable {
     /// Like ``evaluate(presentedDER:)`` with the OCSP response the client stapled, as DER (nil: none). A response
     /// that does not decode is no answer, and the report's notes say why.
     public func evaluate(presentedDER: [[UInt8]], stapledOCSPResponse: [UInt8]?) -> TrustReport {
-        let chain: [Certificate]
+        let decoded: (certificates: [Certificate], skipped: [SkippedCertificate])
         do {
-            chain = try PresentedChain.decode(presentedDER)
+            decoded = try PresentedChain.decodeSkipping(presentedDER, source: "the client's chain")
         } catch {
             return error.report(policy: evaluation(presentedChain: []).policies[0], verifyDate: verifyDate)
         }
         let stapled = StapledOCSPResponse(der: stapledOCSPResponse)
-        var report = evaluate(presentedChain: chain, stapledOCSPResponse: stapled.response)
+        var pending = evaluation(presentedChain: decoded.certificates, stapledOCSPResponse: stapled.response)
+        pending.skippedCertificates = decoded.skipped
+        var report = evaluateBody(pending)
         report.notes += stapled.notes
         return report
     }

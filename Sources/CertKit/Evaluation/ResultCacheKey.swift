@@ -19,6 +19,8 @@ struct ResultCacheKey: Hashable, Sendable {
     let requireRevocation: Bool
     let pins: [SPKIPin]
     let maxDepth: Int
+    /// How many pool certificates were left out undecoded: they count toward the pool's bound.
+    let skippedCount: Int
     let backend: String
 
     init(_ evaluation: TrustEvaluation, backend: String) {
@@ -35,6 +37,7 @@ struct ResultCacheKey: Hashable, Sendable {
         requireRevocation = evaluation.requireRevocation
         pins = evaluation.pins
         maxDepth = evaluation.maxDepth
+        skippedCount = evaluation.skippedCertificates.count
         self.backend = backend
     }
 }

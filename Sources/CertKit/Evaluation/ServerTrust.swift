@@ -147,7 +147,8 @@ public struct ServerTrust: Sendable {
     }
 
     /// Like ``evaluate(presentedChain:host:)`` with the chain as the TLS library gives it: DER, leaf first.
-    /// A certificate that does not decode makes the result `otherError`, with the reason in the report's error.
+    /// A leaf that does not decode makes the result `otherError`, with the reason in the report's error; a later
+    /// certificate that does not decode is left out of the pool and listed in ``TrustReport/skippedCertificates``.
     public func evaluate(presentedDER: [[UInt8]], host: String?) -> TrustReport {
         evaluate(presentedDER: presentedDER, host: host, stapledOCSPResponse: nil)
     }
@@ -155,14 +156,16 @@ public struct ServerTrust: Sendable {
     /// Like ``evaluate(presentedDER:host:)`` with the OCSP response the server stapled, as DER as the TLS library
     /// gives it (nil: none). A response that does not decode is no answer, and the report's notes say why.
     public func evaluate(presentedDER: [[UInt8]], host: String?, stapledOCSPResponse: [UInt8]?) -> TrustReport {
-        let chain: [Certificate]
+        let decoded: (certificates: [Certificate], skipped: [SkippedCertificate])
         do {
-            chain = try PresentedChain.decode(presentedDER)
+            decoded = try PresentedChain.decodeSkipping(presentedDER)
         } catch {
             return error.report(policy: evaluation(presentedChain: [], host: host).policies[0], verifyDate: verifyDate)
         }
         let stapled = StapledOCSPResponse(der: stapledOCSPResponse)
-        var report = evaluate(presentedChain: chain, host: host, stapledOCSPResponse: stapled.response)
+        var pending = evaluation(presentedChain: decoded.certificates, host: host, stapledOCSPResponse: stapled.response)
+        pending.skippedCertificates = decoded.skipped
+        var report = evaluateBody(pending)
         report.notes += stapled.notes
         return report
     }

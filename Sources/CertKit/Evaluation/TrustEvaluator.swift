@@ -60,6 +60,12 @@ public final class TrustEvaluator: Sendable {
     /// With the result cache on, a repeated evaluation within the same validity window returns the earlier
     /// report (with this call's verify date); an evaluation that allows network fetching is never served from it.
     public func evaluate(_ evaluation: TrustEvaluation) -> TrustReport {
+        var report = evaluateCachedOrNot(evaluation)
+        report.skippedCertificates = evaluation.skippedCertificates
+        return report
+    }
+
+    private func evaluateCachedOrNot(_ evaluation: TrustEvaluation) -> TrustReport {
         // Validity is judged to the second (RFC 5280 §4.1.2.5): a fractional verify time is floored, as the
         // libraries do with their time_t.
         let date = Date(timeIntervalSince1970: (evaluation.verifyDate ?? Date()).timeIntervalSince1970.rounded(.down))

@@ -7,7 +7,9 @@ enum EvaluationBudget {
     /// Why `evaluation` must not be evaluated at all (too many pool certificates, anchors, CRLs, CRL entries or OCSP responses),
     /// or nil.
     static func excess(of evaluation: TrustEvaluation, limits: Limits, systemAnchorCount: Int) -> String? {
+        // A certificate left out because it does not decode still counts: garbage cannot get round the bound.
         let pool = max(0, evaluation.certificates.count - 1) + evaluation.additionalIntermediates.count
+            + evaluation.skippedCertificates.count
         if pool > limits.maxPoolCertificates {
             return note("\(pool) pool certificates, more than Limits.maxPoolCertificates (\(limits.maxPoolCertificates))")
         }

@@ -29,7 +29,7 @@
 /// | ``maxCRLEntries`` | 100,000 | revoked entries of one CRL, and of all CRLs of one evaluation |
 /// | ``maxCRLs`` | 1,000 | CRLs given to one evaluation (each may cost a signature verification) |
 /// | ``maxOCSPResponses`` | 100 | OCSP responses given to one evaluation, and answers and certificates in one response |
-/// | ``maxPoolCertificates`` | 10,000 | presented certificates after the leaf plus extra intermediates |
+/// | ``maxPoolCertificates`` | 10,000 | presented certificates after the leaf plus extra intermediates, those left out undecoded included |
 /// | ``maxAnchors`` | 1,000 | anchors, trust-setting certificates and (when used) the system bundle |
 /// | ``maxNameConstraintComparisons`` | 2^20 | names × name constraints over one candidate path |
 /// | ``maxPolicyGraphNodes`` | 10,000 | nodes of the valid policy graph (RFC 5280 §6.1) of one candidate path |
@@ -70,7 +70,8 @@ public struct Limits: Sendable, Hashable {
 
     // MARK: Evaluation (fatal ResourceLimit)
 
-    /// The most certificates in the pool: the presented certificates after the leaf plus the extra intermediates.
+    /// The most certificates in the pool: the presented certificates after the leaf plus the extra intermediates,
+    /// counting those left out because they do not decode (``TrustEvaluation/skippedCertificates``).
     public var maxPoolCertificates: Int
     /// The most anchors: app anchors, certificates with trust settings and, unless `anchorsOnly`, the system
     /// bundle. (Anchors are prepared eagerly by the OpenSSL backend, about 0.1 ms each: 1,000 keep that near 0.1 s.)

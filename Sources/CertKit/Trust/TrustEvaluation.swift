@@ -46,6 +46,9 @@ public struct TrustEvaluation: Sendable {
     public var additionalIntermediates: [Certificate] { didSet { report = nil } }
     /// The maximum number of certificates in a path, anchor included.
     public var maxDepth: Int { didSet { report = nil } }
+    /// Pool certificates that did not decode and were left out (``SkippedCertificate``): they are copied to the
+    /// report (``TrustReport/skippedCertificates``) and count toward ``Limits/maxPoolCertificates``.
+    public var skippedCertificates: [SkippedCertificate] = [] { didSet { report = nil } }
 
     /// OCSP responses and CRLs the evaluator fetched for this evaluation (network fetching), reported with the
     /// sources `ocsp` and `crlFetched`.

@@ -75,6 +75,9 @@ public struct TrustReport: Sendable, Hashable {
     /// For each certificate of ``chain``, the URL it was fetched from (authorityInfoAccess caIssuers), nil for one
     /// that was given; empty when nothing was fetched.
     public var fetchedFrom: [String?] = []
+    /// The pool certificates that did not decode and were left out of the evaluation, as the evaluation listed
+    /// them (``TrustEvaluation/skippedCertificates``); empty when every certificate decoded.
+    public var skippedCertificates: [SkippedCertificate] = []
     /// The outcome for each policy of the evaluation, in order, on the same ``chain`` (SecTrust's result details
     /// per policy). ``result`` aggregates them; ``policy`` and ``error`` are those of the policy that failed worst.
     public var policyResults: [PolicyResult]

@@ -6,20 +6,32 @@ enum BundleDecoder {
     /// PEM labels whose contents are a PKCS#7 / CMS ContentInfo.
     static let pkcs7Labels: Set<String> = ["PKCS7", "CMS", "PKCS #7 SIGNED DATA"]
 
-    static func decode(_ bytes: [UInt8], limits: Limits) throws(CertificateDecodingError) -> CertificateBundle {
+    /// Decodes `bytes`. With `skipping`, a certificate that does not parse (a PEM certificate block, a PKCS#7
+    /// certificate, a DER element) is listed in ``CertificateBundle/undecodable`` and decoding goes on; the input's
+    /// own bounds and framing still throw, and so does an input with no certificate entry at all.
+    static func decode(
+        _ bytes: [UInt8], limits: Limits, skipping: Bool = false
+    ) throws(CertificateDecodingError) -> CertificateBundle {
         guard bytes.count <= limits.maxInputBytes else {
             throw .limit("input of \(bytes.count) bytes is larger than \(limits.maxInputBytes)", "maxInputBytes")
         }
         guard bytes.contains(where: { !isWhitespace($0) }) else {
             throw CertificateDecodingError(.empty, "empty input")
         }
-        if containsBeginLine(bytes) { return try decodePEM(bytes, limits: limits) }
-        if bytes[0] == DERTag.sequence { return try decodeDER(bytes, limits: limits) }
-        if bytes.allSatisfy({ isWhitespace($0) || ($0 >= 0x20 && $0 < 0x7F) }) {
+        var undecodable = UndecodableList(skipping: skipping)
+        var bundle: CertificateBundle
+        if containsBeginLine(bytes) {
+            bundle = try decodePEM(bytes, limits: limits, undecodable: &undecodable)
+        } else if bytes[0] == DERTag.sequence {
+            bundle = try decodeDER(bytes, limits: limits, undecodable: &undecodable)
+        } else if bytes.allSatisfy({ isWhitespace($0) || ($0 >= 0x20 && $0 < 0x7F) }) {
             throw CertificateDecodingError(.unsupportedFormat, "not a certificate: text without a PEM BEGIN line")
+        } else {
+            throw CertificateDecodingError(.malformedDER,
+                "not a certificate: binary data that is not DER (first byte 0x\(Hex.encode([bytes[0]])), expected a SEQUENCE)")
         }
-        throw CertificateDecodingError(.malformedDER,
-            "not a certificate: binary data that is not DER (first byte 0x\(Hex.encode([bytes[0]])), expected a SEQUENCE)")
+        bundle.undecodable = undecodable.entries
+        return bundle
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
@@ -55,7 +67,9 @@ enum BundleDecoder {
 
     // MARK: PEM
 
-    private static func decodePEM(_ text: [UInt8], limits: Limits) throws(CertificateDecodingError) -> CertificateBundle {
+    private static func decodePEM(
+        _ text: [UInt8], limits: Limits, undecodable: inout UndecodableList
+    ) throws(CertificateDecodingError) -> CertificateBundle {
         let blocks = try PEMDecoder.decode(text, limits: limits)
         try checkCount(blocks.reduce(0) { $0 + (certificateLabels.contains($1.label) ? 1 : 0) }, limits: limits)
         var certificates: [Certificate] = []
@@ -67,24 +81,27 @@ enum BundleDecoder {
             var where_: String { "PEM block \(index + 1) (\(MessageText.line(block.label)))" }
             if certificateLabels.contains(block.label) {
                 sawPlainCertificate = true
-                do throws(CertificateDecodingError) {
-                    try DERReader.read(block.bytes) { reader throws(CertificateDecodingError) in
-                        guard let node = try reader.next() else { throw CertificateDecodingError(.malformedDER, "empty block") }
-                        if !reader.isAtEnd {
-                            guard block.label == "TRUSTED CERTIFICATE" else {
-                                throw CertificateDecodingError(.malformedDER, "\(reader.remaining) trailing bytes after the certificate")
+                let certificate = try undecodable.entry { () throws(CertificateDecodingError) -> Certificate in
+                    do throws(CertificateDecodingError) {
+                        return try DERReader.read(block.bytes) { reader throws(CertificateDecodingError) in
+                            guard let node = try reader.next() else { throw CertificateDecodingError(.malformedDER, "empty block") }
+                            if !reader.isAtEnd {
+                                guard block.label == "TRUSTED CERTIFICATE" else {
+                                    throw CertificateDecodingError(.malformedDER, "\(reader.remaining) trailing bytes after the certificate")
+                                }
+                                notes.append("\(where_): dropped \(reader.remaining) bytes of OpenSSL trust information")
                             }
-                            notes.append("\(where_): dropped \(reader.remaining) bytes of OpenSSL trust information")
+                            return try X509Parser.parseCertificate(node: node, in: block.bytes, limits: limits)
                         }
-                        certificates.append(try X509Parser.parseCertificate(node: node, in: block.bytes, limits: limits))
+                    } catch {
+                        throw CertificateDecodingError(error.kind, "\(where_): \(error.message)")
                     }
-                } catch {
-                    throw CertificateDecodingError(error.kind, "\(where_): \(error.message)")
                 }
+                if let certificate { certificates.append(certificate) }
             } else if pkcs7Labels.contains(block.label) {
                 sawPKCS7 = true
                 do throws(CertificateDecodingError) {
-                    certificates += try decodePKCS7(block.bytes, limits: limits)
+                    certificates += try decodePKCS7(block.bytes, limits: limits, undecodable: &undecodable)
                     try checkCount(certificates.count, limits: limits)
                 } catch {
                     throw CertificateDecodingError(error.kind, "\(where_): \(error.message)")
@@ -93,7 +110,9 @@ enum BundleDecoder {
                 skipped.append(block.label)
             }
         }
-        guard !certificates.isEmpty else { throw noCertificate(skipped: skipped, sawPKCS7: sawPKCS7) }
+        guard !certificates.isEmpty || !undecodable.entries.isEmpty else {
+            throw noCertificate(skipped: skipped, sawPKCS7: sawPKCS7)
+        }
         let format: CertificateBundle.Format = sawPKCS7 && !sawPlainCertificate ? .pkcs7PEM : .pem
         return CertificateBundle(certificates: certificates, format: format, skippedBlocks: skipped, notes: notes)
     }
@@ -125,7 +144,9 @@ enum BundleDecoder {
 
     // MARK: DER
 
-    private static func decodePKCS7(_ der: [UInt8], limits: Limits) throws(CertificateDecodingError) -> [Certificate] {
+    private static func decodePKCS7(
+        _ der: [UInt8], limits: Limits, undecodable: inout UndecodableList
+    ) throws(CertificateDecodingError) -> [Certificate] {
         try DERReader.read(der) { reader throws(CertificateDecodingError) in
             let contentInfo = try reader.read(DERTag.sequence, "PKCS#7 ContentInfo")
             try reader.expectEnd("the PKCS#7 ContentInfo")
@@ -133,28 +154,35 @@ enum BundleDecoder {
             try checkCount(nodes.count, limits: limits)
             var certificates: [Certificate] = []
             for (index, node) in nodes.enumerated() {
-                do throws(CertificateDecodingError) {
-                    certificates.append(try X509Parser.parseCertificate(node: node, in: der, limits: limits))
-                } catch {
-                    throw CertificateDecodingError(error.kind, "PKCS#7 certificate \(index + 1): \(error.message)")
+                let certificate = try undecodable.entry { () throws(CertificateDecodingError) -> Certificate in
+                    do throws(CertificateDecodingError) {
+                        return try X509Parser.parseCertificate(node: node, in: der, limits: limits)
+                    } catch {
+                        throw CertificateDecodingError(error.kind, "PKCS#7 certificate \(index + 1): \(error.message)")
+                    }
                 }
+                if let certificate { certificates.append(certificate) }
             }
             return certificates
         }
     }
 
-    private static func decodeDER(_ der: [UInt8], limits: Limits) throws(CertificateDecodingError) -> CertificateBundle {
-        try DERReader.read(der) { reader throws(CertificateDecodingError) in try decodeDER(der, reader: &reader, limits: limits) }
+    private static func decodeDER(
+        _ der: [UInt8], limits: Limits, undecodable: inout UndecodableList
+    ) throws(CertificateDecodingError) -> CertificateBundle {
+        try DERReader.read(der) { reader throws(CertificateDecodingError) in
+            try decodeDER(der, reader: &reader, limits: limits, undecodable: &undecodable)
+        }
     }
 
     private static func decodeDER(
-        _ der: [UInt8], reader: inout DERReader, limits: Limits
+        _ der: [UInt8], reader: inout DERReader, limits: Limits, undecodable: inout UndecodableList
     ) throws(CertificateDecodingError) -> CertificateBundle {
         guard let first = try reader.next() else { throw CertificateDecodingError(.empty, "empty input") }
         if PKCS7Parser.looksLikeContentInfo(first) {
             try reader.expectEnd("the PKCS#7 ContentInfo")
-            let certificates = try decodePKCS7(der, limits: limits)
-            guard !certificates.isEmpty else {
+            let certificates = try decodePKCS7(der, limits: limits, undecodable: &undecodable)
+            guard !certificates.isEmpty || !undecodable.entries.isEmpty else {
                 throw CertificateDecodingError(.noCertificate, "no certificate found (the PKCS#7 bundle holds none)")
             }
             return CertificateBundle(certificates: certificates, format: .pkcs7DER)
@@ -167,7 +195,17 @@ enum BundleDecoder {
                 guard current.tag == DERTag.sequence else {
                     throw CertificateDecodingError(.malformedDER, "expected a certificate SEQUENCE, found \(DERTag.describe(current.tag))")
                 }
-                certificates.append(try X509Parser.parseCertificate(node: current, in: der, limits: limits))
+                // When skipping, a SEQUENCE that is not a certificate is listed (a DER CRL alone is still "no
+                // certificate found"); broken framing still throws.
+                let first = undecodable.seen == 0
+                let certificate = try undecodable.entry { () throws(CertificateDecodingError) -> Certificate in
+                    try X509Parser.parseCertificate(node: current, in: der, limits: limits)
+                }
+                if let certificate {
+                    certificates.append(certificate)
+                } else if first && isCRL(der, limits: limits) {
+                    throw CertificateDecodingError(.noCertificate, "no certificate found (only a DER CRL)")
+                }
                 node = try reader.next()
             } catch {
                 if certificates.isEmpty && isCRL(der, limits: limits) {
