@@ -15,10 +15,16 @@ enum TrustStoreFiles {
         private let descriptor: Int32
 
         /// Locks `path` (created when missing), waiting up to `timeout` for another holder.
+        /// - Throws: ``TrustStoreError/Kind/unwritable`` when the lock cannot be opened or is not a regular file (a
+        ///   FIFO, a directory, a device or a socket in its place is named, never waited on).
         init(path: String, timeout: Duration) throws(TrustStoreError) {
-            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                throw TrustStoreError(.unwritable, file: path, problem: "cannot open the lock: \(TrustStoreFiles.lastError())")
+            let descriptor: Int32
+            switch TrustStoreFiles.openRegular(path, O_RDWR | O_CREAT, mode: 0o644) {
+            case .success(let opened): descriptor = opened
+            case .failure(.missing): throw TrustStoreError(.unwritable, file: path, problem: "cannot open the lock: \(String(cString: strerror(ENOENT)))")
+            case .failure(.system(let reason)): throw TrustStoreError(.unwritable, file: path, problem: "cannot open the lock: \(reason)")
+            case .failure(.notRegular(let kind)):
+                throw TrustStoreError(.unwritable, file: path, problem: "cannot open the lock: it is \(kind), not a regular file")
             }
             let deadline = ContinuousClock.now.advanced(by: timeout)
             var delay: UInt32 = 1_000
@@ -46,20 +52,18 @@ enum TrustStoreFiles {
     }
 
     /// The contents of `path`, or nil when it does not exist.
+    /// - Throws: ``TrustStoreError/Kind/unreadable`` when it cannot be read or is not a regular file (a FIFO, a
+    ///   directory, a device or a socket in its place is named, never waited on).
     static func read(_ path: String, limit: Int) throws(TrustStoreError) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw TrustStoreError(.unreadable, file: path, problem: "cannot read: \(lastError())")
+        let descriptor: Int32
+        switch openRegular(path, O_RDONLY) {
+        case .success(let opened): descriptor = opened
+        case .failure(.missing): return nil
+        case .failure(.system(let reason)): throw TrustStoreError(.unreadable, file: path, problem: "cannot read: \(reason)")
+        case .failure(.notRegular(let kind)):
+            throw TrustStoreError(.unreadable, file: path, problem: "cannot read: it is \(kind), not a regular file")
         }
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            throw TrustStoreError(.unreadable, file: path, problem: "cannot read: \(lastError())")
-        }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw TrustStoreError(.unreadable, file: path, problem: "cannot read: not a regular file")
-        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -73,6 +77,56 @@ enum TrustStoreFiles {
             if bytes.count > limit {
                 throw TrustStoreError(.corrupt, file: path, problem: "corrupt trust store: larger than \(limit >> 20) MiB")
             }
+        }
+    }
+
+    /// Why ``openRegular(_:_:mode:)`` opened nothing.
+    enum OpenFailure: Error {
+        /// No such file (and not created).
+        case missing
+        /// The file is not a regular file: `a FIFO`, `a directory`, `a character device`, `a block device`,
+        /// `a socket`.
+        case notRegular(String)
+        /// Another reason, as `strerror` words it.
+        case system(String)
+    }
+
+    /// Opens `path` with `flags` (plus close-on-exec, no controlling terminal) only if it is a regular file.
+    /// The open itself never blocks: `O_NONBLOCK` makes opening a FIFO return at once (without it, opening one for
+    /// reading waits for a writer forever), then `fstat` refuses anything that is not a regular file, and the flag
+    /// is cleared on the regular file that remains.
+    static func openRegular(_ path: String, _ flags: Int32, mode: mode_t = 0) -> Result<Int32, OpenFailure> {
+        let descriptor = open(path, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, mode)
+        guard descriptor >= 0 else {
+            let number = errno
+            if number == ENOENT { return .failure(.missing) }
+            if number == EISDIR { return .failure(.notRegular("a directory")) }
+            return .failure(.system(String(cString: strerror(number))))
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let number = errno
+            close(descriptor)
+            return .failure(.system(String(cString: strerror(number))))
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            return .failure(.notRegular(fileKind(status.st_mode)))
+        }
+        let current = fcntl(descriptor, F_GETFL)
+        if current >= 0 { _ = fcntl(descriptor, F_SETFL, current & ~O_NONBLOCK) }
+        return .success(descriptor)
+    }
+
+    /// The kind of a file that is not regular, as a noun with its article.
+    static func fileKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFDIR: "a directory"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "a special file"
         }
     }
 
