@@ -46,8 +46,8 @@ struct CertificateSummary: Equatable {
     ) throws(CLIError) {
         self.index = index
         self.file = DisplayText.escaped(file)
-        subject = certificate.subject.description
-        issuer = certificate.issuer.description
+        subject = NameText.display(certificate.subject)
+        issuer = NameText.display(certificate.issuer)
         serial = HexText.colonLowercase(certificate.serialNumber)
         notBefore = certificate.notBefore
         notAfter = certificate.notAfter

@@ -122,7 +122,8 @@ enum TrustAddCommand: Command {
         }
         for (certificate, constraint) in zip(certificates, constraints) {
             if let problem = constraint.problem(for: certificate) {
-                throw .usage("\(DisplayText.escaped(certificate.subject.description)): \(problem)", command: name)
+                // The error line is escaped once where it is written; the name is not escaped twice here.
+                throw .usage("\(NameText.display(certificate.subject)): \(problem)", command: name)
             }
         }
         for (certificate, constraint) in zip(certificates, constraints) {

@@ -181,7 +181,7 @@ enum TrustRemoveCommand: Command {
         }
         for entry in removed {
             context.stdout.write(
-                "removed \(DisplayText.escaped(entry.certificate.subject.description))\n  sha256    \(entry.sha256Hex)\n")
+                "removed \(NameText.display(entry.certificate.subject))\n  sha256    \(entry.sha256Hex)\n")
         }
         return .success
     }

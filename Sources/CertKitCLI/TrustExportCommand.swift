@@ -61,9 +61,11 @@ enum TrustExportCommand: Command {
             }
         }
         for skipped in export.skipped {
-            context.stderr.write(DisplayText.escaped(
-                "certkit: \(store.path): warning: not exported: \(skipped.entry.certificate.subject) "
-                    + "(sha256 \(skipped.entry.sha256Hex.prefix(16))…): \(skipped.reason)") + "\n")
+            // The name is already safe to print (NameText); only the other parts are escaped.
+            context.stderr.write(
+                "certkit: \(DisplayText.escaped(store.path)): warning: not exported: "
+                    + NameText.display(skipped.entry.certificate.subject)
+                    + " (sha256 \(skipped.entry.sha256Hex.prefix(16))…): \(DisplayText.escaped(skipped.reason))\n")
         }
         if target != "-" {
             let count = export.included.count

@@ -45,9 +45,9 @@ enum TrustStoreOption {
     /// The lines describing one entry: subject, SHA-256, then one line per setting.
     static func text(_ entry: TrustStore.Entry) -> String {
         var lines = [
-            "\(DisplayText.escaped(entry.certificate.subject.description))",
+            NameText.display(entry.certificate.subject),
             "  sha256    \(entry.sha256Hex)",
-            "  issuer    \(DisplayText.escaped(entry.certificate.issuer.description))",
+            "  issuer    \(NameText.display(entry.certificate.issuer))",
             "  notAfter  \(ISO8601Text.timestamp(entry.certificate.notAfter))",
         ]
         for (index, constraint) in entry.constraints.enumerated() {
@@ -59,8 +59,8 @@ enum TrustStoreOption {
     /// The JSON object for one entry.
     static func json(_ entry: TrustStore.Entry) -> JSONValue {
         .object([
-            "subject": .string(entry.certificate.subject.description),
-            "issuer": .string(entry.certificate.issuer.description),
+            "subject": .string(NameText.display(entry.certificate.subject)),
+            "issuer": .string(NameText.display(entry.certificate.issuer)),
             "sha256": .string(entry.sha256Hex),
             "notBefore": .string(ISO8601Text.timestamp(entry.certificate.notBefore)),
             "notAfter": .string(ISO8601Text.timestamp(entry.certificate.notAfter)),

@@ -202,7 +202,7 @@ struct TrustCommandTests {
         ] {
             let run = certkit(arguments)
             #expect(run.code == 1)
-            #expect(run.stderr == "certkit: \(store)/trust-store.json: cannot read: not a regular file\n")
+            #expect(run.stderr == "certkit: \(store)/trust-store.json: cannot read: it is a directory, not a regular file\n")
         }
     }
 

@@ -53,7 +53,9 @@ extension TrustStore {
         let export = try exportSelection()
         var text = ""
         for entry in export.included {
-            text += "# \(DisplayText.escaped(entry.certificate.subject.description))\n# SHA-256 \(entry.sha256Hex)\n"
+            // The RFC 4514 string is already safe to print (controls are hex escapes): escaping it again would
+            // double its backslashes, and the comment would not read as `inspect` prints the name.
+            text += "# \(entry.certificate.subject.description)\n# SHA-256 \(entry.sha256Hex)\n"
             text += PEM.encode(entry.certificate.derEncoded)
         }
         return (Array(text.utf8), export)
