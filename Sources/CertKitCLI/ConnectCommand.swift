@@ -65,12 +65,14 @@ enum ConnectCommand: Command {
         let serverName = arguments.value("servername") ?? (target.isIPLiteral ? nil : target.host)
         let chain: [Certificate]
         let skipped: [SkippedCertificate]
+        let presented: [[UInt8]]
         let stapled: [UInt8]?
         do {
             let capture = try client.capture(
                 host: target.host, port: target.port, serverName: serverName, timeout: timeout, identity: identity)
             // Only the leaf must decode; a later certificate that does not is left out and reported.
             (chain, skipped) = try capture.poolCertificates()
+            presented = capture.chain
             stapled = capture.stapledOCSPResponse
         } catch .clientCertificateRefused(presented: false, let reason) {
             let error = TLSConnectError.clientCertificateRefused(presented: false, reason: reason)
@@ -81,12 +83,14 @@ enum ConnectCommand: Command {
         }
         if let path = arguments.value("save-chain") {
             let writer = AtomicFileWriter()
-            try writer.stage(Array(chain.map { PEM.encode($0.derEncoded) }.joined().utf8), to: path)
+            // As presented: a certificate that does not decode is saved too (it is what the server sent).
+            try writer.stage(Array(presented.map { PEM.encode($0) }.joined().utf8), to: path)
             try writer.commit()
         }
         if arguments.has("show-chain") {
             let digests = try context.registry.resolve(nil, command: name)
-            context.stdout.write(try presentedChainText(chain, target: target, library: client.name, digests: digests))
+            context.stdout.write(try presentedChainText(
+                chain, skipped: skipped, target: target, library: client.name, digests: digests))
         }
         evaluation.certificates = chain
         evaluation.skippedCertificates.insert(contentsOf: skipped, at: 0)
@@ -140,18 +144,29 @@ enum ConnectCommand: Command {
         return .milliseconds(Int64((seconds * 1000).rounded(.up)))
     }
 
-    /// One line per presented certificate, in the server's order.
+    /// One line per presented certificate, in the server's order; one that does not decode (`skipped`, by its
+    /// index in the presented chain) says so in its place.
     static func presentedChainText(
-        _ chain: [Certificate], target: ConnectTarget, library: String, digests: any TrustBackend
+        _ chain: [Certificate], skipped: [SkippedCertificate] = [], target: ConnectTarget, library: String,
+        digests: any TrustBackend
     ) throws(CLIError) -> String {
-        var lines = ["\(DisplayText.escaped(target.description)) presented \(chain.count) certificate\(chain.count == 1 ? "" : "s") (\(library)):"]
-        for (index, certificate) in chain.enumerated() {
+        let count = chain.count + skipped.count
+        var lines = ["\(DisplayText.escaped(target.description)) presented \(count) certificate\(count == 1 ? "" : "s") (\(library)):"]
+        let undecodable = Dictionary(skipped.map { ($0.index, $0.reason) }, uniquingKeysWith: { first, _ in first })
+        var decoded = chain.makeIterator()
+        for index in 0..<count {
+            if let reason = undecodable[index] {
+                lines.append("  [\(index)] does not decode (left out of the pool): \(DisplayText.escaped(reason))")
+                continue
+            }
+            guard let certificate = decoded.next() else { break }
             let fingerprint: [UInt8]
             do { fingerprint = try digests.digest(.sha256, of: certificate.derEncoded) } catch {
                 throw .input(file: target.description, problem: "cannot digest certificate \(index): \(error.message)")
             }
             lines.append(
-                "  [\(index)] \(certificate.subject)  (issuer \(certificate.issuer))  sha256 " + Hex.encode(fingerprint))
+                "  [\(index)] \(NameText.display(certificate.subject))  (issuer \(NameText.display(certificate.issuer)))  sha256 "
+                    + Hex.encode(fingerprint))
         }
         return lines.joined(separator: "\n") + "\n"
     }

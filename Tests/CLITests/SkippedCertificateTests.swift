@@ -154,6 +154,16 @@ struct SkippedCertificateTests {
             #expect(skipped?.count == 1 && skipped?.first?["index"] as? Int == 1, "\(kind) \(tls): \(run.stdout)")
             #expect(skipped?.first?["source"] as? String == "the server's chain")
             #expect((skipped?.first?["reason"] as? String)?.contains("maxExtensionsPerCertificate") == true)
+            // --show-chain names it in its place; --save-chain keeps it, as the server sent it.
+            let saved = directory.file("saved-\(tls).pem")
+            let text = certkitConnect("127.0.0.1:\(server.port)",
+                                      ["--tls", tls, "--anchors", Paths.sample("root-ca.pem"), "--show-chain", "--save-chain", saved])
+            #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
+            #expect(text.stdout.contains("presented 3 certificates (\(tls))"), "\(text.stdout)")
+            #expect(text.stdout.contains("  [1] does not decode (left out of the pool): "), "\(text.stdout)")
+            #expect(text.stdout.split(separator: "\n").filter { $0.hasPrefix("  skipped: certificate 1 of the server's chain") }.count == 1)
+            let blocks = try String(contentsOfFile: saved, encoding: .utf8).components(separatedBy: "-----BEGIN CERTIFICATE-----").count - 1
+            #expect(blocks == 3)
         }
     }
 }
