@@ -55,4 +55,13 @@ struct ClientTrustTests {
         #expect(!(try trust(backend).evaluate(presentedChain: [])).isTrusted)
         #expect(try trust(backend).evaluate(presentedDER: [[0x30, 0x00]]).result == .otherError)
     }
+
+    @Test("a presented certificate after the leaf that does not decode is left out and named", arguments: backends)
+    func undecodableAfterLeaf(backend: String) throws {
+        let der = try chain("client.pem").map(\.derEncoded)
+        let report = try trust(backend).evaluate(presentedDER: [der[0], [0x30, 0x03, 0x02, 0x01, 0x00]] + der.dropFirst())
+        #expect(report.isTrusted, "\(report)")
+        #expect(report.skippedCertificates.map(\.index) == [1])
+        #expect(report.skippedCertificates.first?.source == "the client's chain")
+    }
 }

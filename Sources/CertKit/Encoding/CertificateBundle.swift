@@ -54,10 +54,11 @@ public struct CertificateBundle: Sendable {
     }
 
     /// Like ``decode(_:limits:)``, but a certificate entry that does not parse (a PEM certificate block, a PKCS#7
-    /// certificate, a DER element after the first) is listed in ``undecodable`` instead of failing the whole input,
-    /// for a pool of intermediates where one bad certificate must not abort the evaluation. The input's bounds
-    /// (bytes, PEM blocks, certificates: those that do not parse count) and its framing still throw, and so does
-    /// an input without a single certificate entry. Entry 0 of a chain is its leaf: check ``undecodable`` for it.
+    /// certificate, a DER element; a DER CRL alone is still "no certificate found") is listed in ``undecodable``
+    /// instead of failing the whole input, for a pool of intermediates where one bad certificate must not abort
+    /// the evaluation. The input's bounds (bytes, PEM blocks, certificates: those that do not parse count) and its
+    /// framing still throw, and so does an input without a single certificate entry. Entry 0 of a chain is its
+    /// leaf: check ``undecodable`` for it.
     public static func decode(
         _ bytes: [UInt8], limits: Limits = .default, skippingUndecodable: Bool
     ) throws(CertificateDecodingError) -> CertificateBundle {
