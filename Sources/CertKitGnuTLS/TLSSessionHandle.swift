@@ -113,7 +113,8 @@ final class TLSSessionHandle {
                 return
             }
             if code == GNUTLS_E_FATAL_ALERT_RECEIVED || code == GNUTLS_E_WARNING_ALERT_RECEIVED {
-                signals.pointee.receivedAlert(UInt8(truncatingIfNeeded: gnutls_alert_get(handle).rawValue))
+                let alert = UInt8(truncatingIfNeeded: gnutls_alert_get(handle).rawValue)
+                signals.pointee.receivedAlert(alert, fatal: code == GNUTLS_E_FATAL_ALERT_RECEIVED)
             }
             if code == GNUTLS_E_AGAIN || code == GNUTLS_E_INTERRUPTED || gnutls_error_is_fatal(code) == 0 {
                 try socket.wait(forWriting: gnutls_record_get_direction(handle) == 1, until: deadline)
@@ -178,7 +179,9 @@ final class TLSSessionHandle {
     /// server ended the handshake with an alert (TLS 1.2, where the verdict is part of the handshake), named as
     /// the OpenSSL client names it.
     func refusal(_ error: TLSConnectError) -> TLSConnectError {
-        guard serverRequestedCertificate, let alert = signals.pointee.handshakeAlert, alert != 0 else { return error }
+        guard serverRequestedCertificate, case .handshake = error,
+              let alert = signals.pointee.handshakeAlert, alert != 0
+        else { return error }
         return .clientCertificateRefused(presented: presentsIdentity, reason: TLSAlert.reason(alert))
     }
 

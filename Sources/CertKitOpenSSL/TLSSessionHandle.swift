@@ -53,7 +53,7 @@ final class TLSSessionHandle {
             let bytes = buffer.assumingMemoryBound(to: UInt8.self)
             let observations = argument.assumingMemoryBound(to: Observations.self)
             if contentType == SSL3_RT_ALERT, length >= 2 {
-                observations.pointee.signals.receivedAlert(bytes[1])
+                observations.pointee.signals.receivedAlert(bytes[1], fatal: bytes[0] == SSL3_AL_FATAL)
             } else if contentType == SSL3_RT_HANDSHAKE, length >= 1, bytes[0] == SSL3_MT_NEWSESSION_TICKET {
                 observations.pointee.signals.receivedSessionTicket()
             }
@@ -142,9 +142,9 @@ final class TLSSessionHandle {
     /// server ended the handshake with an alert (TLS 1.2, where the verdict is part of the handshake), named as
     /// the GnuTLS client names it.
     func refusal(_ error: TLSConnectError) -> TLSConnectError {
-        guard serverRequestedCertificate, let alert = observations.pointee.signals.handshakeAlert, alert != 0 else {
-            return error
-        }
+        guard serverRequestedCertificate, case .handshake = error,
+              let alert = observations.pointee.signals.handshakeAlert, alert != 0
+        else { return error }
         return .clientCertificateRefused(presented: presentsIdentity, reason: TLSAlert.reason(alert))
     }
 

@@ -47,18 +47,21 @@ package enum PostHandshakeSignal: Sendable, Hashable {
 package struct TLSReceivedSignals: Sendable {
     /// Set once the client's handshake has completed; what arrives later is post-handshake.
     package var handshakeComplete = false
-    /// The first alert received during the handshake (its description), nil when none came.
+    /// The first fatal alert received during the handshake (its description), nil when none came. A warning alert
+    /// does not end a TLS 1.2 handshake, so it is not the server's verdict.
     package private(set) var handshakeAlert: UInt8?
     /// The first post-handshake message (a ticket or an alert; data and closes are seen by the caller).
     package private(set) var first: PostHandshakeSignal?
 
     package init() {}
 
-    /// Notes an alert with `description` (0 is close_notify).
-    package mutating func receivedAlert(_ description: UInt8) {
+    /// Notes an alert with `description` (0 is close_notify) sent at the fatal level or not. After the handshake
+    /// the level does not matter: under TLS 1.3 every alert but close_notify and user_canceled is fatal whatever
+    /// it says, and user_canceled after the handshake is the server giving up on the connection.
+    package mutating func receivedAlert(_ description: UInt8, fatal: Bool) {
         if handshakeComplete {
             record(description == 0 ? .closeNotify : .alert(description))
-        } else if handshakeAlert == nil {
+        } else if fatal, handshakeAlert == nil {
             handshakeAlert = description
         }
     }

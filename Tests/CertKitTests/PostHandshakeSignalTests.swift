@@ -25,21 +25,22 @@ struct PostHandshakeSignalTests {
     func firstMessageWins() {
         var signals = TLSReceivedSignals()
         signals.receivedSessionTicket()
-        signals.receivedAlert(40)
-        signals.receivedAlert(42)
+        signals.receivedAlert(90, fatal: false)
+        signals.receivedAlert(40, fatal: true)
+        signals.receivedAlert(42, fatal: true)
         #expect(signals.first == nil)
         #expect(signals.handshakeAlert == 40)
 
         signals.handshakeComplete = true
         signals.receivedSessionTicket()
-        signals.receivedAlert(48)
+        signals.receivedAlert(48, fatal: true)
         signals.record(.closedWithoutCloseNotify)
         #expect(signals.first == .sessionTicket)
 
         var closing = TLSReceivedSignals()
         closing.handshakeComplete = true
-        closing.receivedAlert(0)
-        closing.receivedAlert(48)
+        closing.receivedAlert(0, fatal: false)
+        closing.receivedAlert(48, fatal: false)
         #expect(closing.first == .closeNotify)
         #expect(closing.handshakeAlert == nil)
     }
