@@ -35,6 +35,7 @@ enum ConnectCommand: Command {
             With --identity (or --cert and --key) the client certificate is presented when the server asks for one;
             a server that refuses it, or requires one when none is given, is a connection error (exit 1), also
             under TLS 1.3, where connect waits up to one second after the handshake for the server's verdict.
+            Only an alert is a refusal; a session ticket, data or a close is not.
             Passwords come from --password-file or --password-env, never from the command line.
             """,
         options: options,

@@ -1,6 +1,7 @@
 import CertKit
 internal import CertKitSockets
 internal import CGnuTLS
+internal import Glibc
 
 /// Owns one non-blocking `gnutls_session_t` over a connected socket — a client's, or a loopback server's
 /// (``init(serving:socket:decision:)``); deinitializes it exactly once in `deinit` (before the socket and the
@@ -20,17 +21,24 @@ final class TLSSessionHandle {
     /// A server session's decision, kept alive here because the verification hook reaches it through the
     /// session pointer.
     private let decision: ClientCertificateDecision?
+    /// A client session's received alerts and session tickets, noted by ``handshake(until:)``, the ticket hook
+    /// (reached through the session pointer) and ``firstSignal(until:)``; deallocated in `deinit` after the
+    /// session.
+    private let signals: UnsafeMutablePointer<TLSReceivedSignals>
 
     private init(
         flags: Int32, credentials: TLSCredentialsHandle, socket: TCPConnection, presentsIdentity: Bool,
         decision: ClientCertificateDecision? = nil
     ) throws(TLSConnectError) {
         var session: gnutls_session_t?
-        let code = gnutls_init(&session, UInt32(flags | GNUTLS_NONBLOCK))
+        // GNUTLS_NO_SIGNAL sends with MSG_NOSIGNAL: a peer that reset the connection does not end the process.
+        let code = gnutls_init(&session, UInt32(flags | GNUTLS_NONBLOCK | Int32(GNUTLS_NO_SIGNAL.rawValue)))
         guard code >= 0, let session else {
             throw .handshake("gnutls_init: \(GnuTLSLibrary.errorString(code))")
         }
         handle = session
+        signals = .allocate(capacity: 1)
+        signals.initialize(to: TLSReceivedSignals())
         self.credentials = credentials
         self.socket = socket
         self.presentsIdentity = presentsIdentity
@@ -58,6 +66,16 @@ final class TLSSessionHandle {
         }
         // Ask for a stapled OCSP response (status_request); the core validates whatever comes back.
         try check(gnutls_ocsp_status_request_enable_client(handle, nil, 0, nil), "gnutls_ocsp_status_request_enable_client")
+        // Session tickets are noted as they are processed, in order with what the same gnutls_record_recv call
+        // returns after them (an alert, a close).
+        gnutls_session_set_ptr(handle, signals)
+        gnutls_handshake_set_hook_function(
+            handle, UInt32(GNUTLS_HANDSHAKE_NEW_SESSION_TICKET.rawValue), Int32(GNUTLS_HOOK_POST)
+        ) { session, _, _, incoming, _ in
+            guard let session, incoming != 0, let pointer = gnutls_session_get_ptr(session) else { return 0 }
+            pointer.assumingMemoryBound(to: TLSReceivedSignals.self).pointee.receivedSessionTicket()
+            return 0
+        }
     }
 
     /// Creates a server session on an accepted `socket` that requires a client certificate
@@ -78,7 +96,11 @@ final class TLSSessionHandle {
         }
     }
 
-    deinit { gnutls_deinit(handle) }
+    deinit {
+        gnutls_deinit(handle)
+        signals.deinitialize(count: 1)
+        signals.deallocate()
+    }
 
     /// Runs the handshake to completion before `deadline`, waiting with `poll` in the direction GnuTLS was
     /// blocked on. A server that fails the handshake tells the client why with the matching alert
@@ -86,7 +108,14 @@ final class TLSSessionHandle {
     func handshake(until deadline: ContinuousClock.Instant) throws(TLSConnectError) {
         while true {
             let code = gnutls_handshake(handle)
-            if code >= 0 { return }
+            if code >= 0 {
+                signals.pointee.handshakeComplete = true
+                return
+            }
+            if code == GNUTLS_E_FATAL_ALERT_RECEIVED || code == GNUTLS_E_WARNING_ALERT_RECEIVED {
+                let alert = UInt8(truncatingIfNeeded: gnutls_alert_get(handle).rawValue)
+                signals.pointee.receivedAlert(alert, fatal: code == GNUTLS_E_FATAL_ALERT_RECEIVED)
+            }
             if code == GNUTLS_E_AGAIN || code == GNUTLS_E_INTERRUPTED || gnutls_error_is_fatal(code) == 0 {
                 try socket.wait(forWriting: gnutls_record_get_direction(handle) == 1, until: deadline)
                 continue
@@ -102,42 +131,58 @@ final class TLSSessionHandle {
     /// The longest wait for the server's verdict on a client certificate after a TLS 1.3 handshake.
     static let verdictWait: Duration = .seconds(1)
 
-    /// Under TLS 1.3, when the server requested a client certificate, waits for its verdict: a record (a session
-    /// ticket or data: accepted), an alert or a closed connection (refused), or `verdictWait` of silence within
-    /// `deadline` (accepted). Under TLS 1.2 the verdict was part of the handshake, so this returns at once.
+    /// Under TLS 1.3, when the server requested a client certificate, waits (at most `verdictWait`, within
+    /// `deadline`) for what the server sends first and lets ``PostHandshakeSignal/refusal(presented:)`` decide:
+    /// only an alert is a refusal. Under TLS 1.2 the verdict was part of the handshake, so this returns at once.
+    /// - Throws: ``TLSConnectError/clientCertificateRefused(presented:reason:)`` for an alert, or
+    ///   ``TLSConnectError/network(_:)`` when what arrived is not TLS the library can read.
     func awaitClientCertificateVerdict(until deadline: ContinuousClock.Instant) throws(TLSConnectError) {
         guard serverRequestedCertificate, gnutls_protocol_get_version(handle) == GNUTLS_TLS1_3 else { return }
-        let limit = min(deadline, ContinuousClock.now.advanced(by: Self.verdictWait))
+        let signal = try firstSignal(until: min(deadline, ContinuousClock.now.advanced(by: Self.verdictWait)))
+        if let refusal = signal.refusal(presented: presentsIdentity) { throw refusal }
+    }
+
+    /// What the server sends first after the handshake, or silence at `limit`. Reads at most one byte of data
+    /// (then discarded: the client only captures the chain); a ticket the hook noted during a call came before
+    /// what the call returns.
+    private func firstSignal(until limit: ContinuousClock.Instant) throws(TLSConnectError) -> PostHandshakeSignal {
         var byte: UInt8 = 0
         while true {
-            if gnutls_session_get_flags(handle) & GNUTLS_SFLAGS_SESSION_TICKET.rawValue != 0 { return }
+            errno = 0
             let code = gnutls_record_recv(handle, &byte, 1)
-            if code > 0 { return }
-            if code == 0 {
-                throw .clientCertificateRefused(presented: presentsIdentity, reason: "the server closed the connection")
-            }
+            let number = errno
+            if let first = signals.pointee.first { return first }
+            if code > 0 { return .applicationData }
+            if code == 0 { return .closeNotify }
             let error = Int32(code)
-            if error == GNUTLS_E_AGAIN || error == GNUTLS_E_INTERRUPTED {
-                if gnutls_session_get_flags(handle) & GNUTLS_SFLAGS_SESSION_TICKET.rawValue != 0 { return }
+            switch error {
+            case GNUTLS_E_AGAIN, GNUTLS_E_INTERRUPTED:
                 do {
                     try socket.wait(forWriting: gnutls_record_get_direction(handle) == 1, until: limit)
                 } catch .timeout {
-                    return
+                    return .silence
                 }
-                continue
+            case GNUTLS_E_FATAL_ALERT_RECEIVED, GNUTLS_E_WARNING_ALERT_RECEIVED:
+                let alert = UInt8(truncatingIfNeeded: gnutls_alert_get(handle).rawValue)
+                return alert == 0 ? .closeNotify : .alert(alert)
+            case GNUTLS_E_PREMATURE_TERMINATION:
+                return .closedWithoutCloseNotify
+            case GNUTLS_E_PULL_ERROR where number == ECONNRESET:
+                return .reset
+            default:
+                throw .network("TLS failed after the handshake: \(Self.reason(error, session: handle))")
             }
-            if gnutls_error_is_fatal(error) == 0 { return }
-            throw .clientCertificateRefused(presented: presentsIdentity, reason: Self.reason(error, session: handle))
         }
     }
 
     /// A handshake failure after the server requested a client certificate, blamed on the certificate when the
-    /// server ended the handshake with an alert.
+    /// server ended the handshake with an alert (TLS 1.2, where the verdict is part of the handshake), named as
+    /// the OpenSSL client names it.
     func refusal(_ error: TLSConnectError) -> TLSConnectError {
-        guard serverRequestedCertificate, case .handshake(let reason) = error,
-              reason.lowercased().contains("alert") || reason.contains("terminated") || reason.contains("closed")
+        guard serverRequestedCertificate, case .handshake = error,
+              let alert = signals.pointee.handshakeAlert, alert != 0
         else { return error }
-        return .clientCertificateRefused(presented: presentsIdentity, reason: reason)
+        return .clientCertificateRefused(presented: presentsIdentity, reason: TLSAlert.reason(alert))
     }
 
     /// GnuTLS's reason, with the alert's name when the error is a received alert.

@@ -17,11 +17,14 @@ extension OpenSSLTLSClient {
         let context = try TLSContextHandle()
         let socket = try TCPConnection.connect(host: host, port: port, deadline: deadline)
         let session = try TLSSessionHandle(context: context, socket: socket, serverName: serverName)
-        try session.handshake(until: deadline)
-        try session.write(request, socket: socket, until: deadline)
-        let response = try session.readAll(limit: limit, socket: socket, until: deadline)
-        session.shutdown()
-        return response
+        // OpenSSL writes with write(2): a server that reset the connection must not end the process with SIGPIPE.
+        return try BrokenPipeGuard.run { () throws(TLSConnectError) in
+            try session.handshake(until: deadline)
+            try session.write(request, socket: socket, until: deadline)
+            let response = try session.readAll(limit: limit, socket: socket, until: deadline)
+            session.shutdown()
+            return response
+        }
     }
 }
 

@@ -28,14 +28,18 @@ public struct OpenSSLTLSClient: TLSChainFetcher {
         let socket = try TCPConnection.connect(host: host, port: port, deadline: deadline)
         let session = try TLSSessionHandle(
             context: context, socket: socket, serverName: serverName, presentsIdentity: identity != nil)
-        do {
-            try session.handshake(until: deadline)
-        } catch {
-            throw session.refusal(error)
+        // OpenSSL writes with write(2): a server that reset the connection must not end the process with SIGPIPE.
+        return try BrokenPipeGuard.run { () throws(TLSConnectError) in
+            do throws(TLSConnectError) {
+                try session.handshake(until: deadline)
+            } catch {
+                throw session.refusal(error)
+            }
+            try session.awaitClientCertificateVerdict(until: deadline)
+            let capture = TLSHandshakeCapture(
+                chain: session.peerChain(), stapledOCSPResponse: session.stapledOCSPResponse())
+            session.shutdown()
+            return capture
         }
-        try session.awaitClientCertificateVerdict(until: deadline)
-        let capture = TLSHandshakeCapture(chain: session.peerChain(), stapledOCSPResponse: session.stapledOCSPResponse())
-        session.shutdown()
-        return capture
     }
 }

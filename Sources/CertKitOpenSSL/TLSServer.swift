@@ -23,10 +23,13 @@ package final class OpenSSLClientCertificateServer: ClientCertificateServer {
         throws(TLSConnectError)
     {
         let session = try TLSServerSessionHandle(context: context, socket: socket)
-        try session.handshake(until: deadline)
-        // The client may already have gone (it has its verdict); that does not undo the handshake.
-        try? session.write(reply, until: deadline)
-        session.shutdown()
+        // OpenSSL writes with write(2): a client that reset the connection must not end the process with SIGPIPE.
+        try BrokenPipeGuard.run { () throws(TLSConnectError) in
+            try session.handshake(until: deadline)
+            // The client may already have gone (it has its verdict); that does not undo the handshake.
+            try? session.write(reply, until: deadline)
+            session.shutdown()
+        }
     }
 }
 

@@ -11,21 +11,29 @@ final class TLSSessionHandle {
     let handle: OpaquePointer
     private let context: TLSContextHandle
     private let socket: TCPConnection
-    /// Set to 1 by OpenSSL's certificate callback when the server sends a CertificateRequest; allocated here and
-    /// deallocated in `deinit` after the `SSL` that points to it.
-    private let certificateRequested: UnsafeMutablePointer<Int32>
+    /// What OpenSSL's callbacks saw: whether the server sent a CertificateRequest (the certificate callback) and
+    /// the alerts and session tickets received (the message callback). Allocated here and deallocated in `deinit`
+    /// after the `SSL` that points to it.
+    private let observations: UnsafeMutablePointer<Observations>
     /// Whether an identity was configured (for the refusal message).
     private let presentsIdentity: Bool
+
+    /// What the callbacks of one session note.
+    struct Observations {
+        var certificateRequested = false
+        var signals = TLSReceivedSignals()
+    }
 
     /// Creates the session on `socket`, sending `serverName` as SNI when it is not nil.
     init(context: TLSContextHandle, socket: TCPConnection, serverName: String?, presentsIdentity: Bool = false)
         throws(TLSConnectError)
     {
         OpenSSLErrorQueue.clear()
-        certificateRequested = .allocate(capacity: 1)
-        certificateRequested.initialize(to: 0)
+        observations = .allocate(capacity: 1)
+        observations.initialize(to: Observations())
         guard let session = SSL_new(context.handle) else {
-            certificateRequested.deallocate()
+            observations.deinitialize(count: 1)
+            observations.deallocate()
             throw .handshake(OpenSSLErrorQueue.error("SSL_new failed").message)
         }
         handle = session
@@ -34,10 +42,23 @@ final class TLSSessionHandle {
         self.presentsIdentity = presentsIdentity
         // On a client the certificate callback runs exactly when the server requests a certificate; it only
         // notes that, and lets OpenSSL send the configured identity (or an empty list).
-        SSL_set_cert_cb(session, { _, flag in
-            flag?.assumingMemoryBound(to: Int32.self).pointee = 1
+        SSL_set_cert_cb(session, { _, argument in
+            argument?.assumingMemoryBound(to: Observations.self).pointee.certificateRequested = true
             return 1
-        }, certificateRequested)
+        }, observations)
+        // The message callback sees every alert and handshake message received, in order; it notes alerts and
+        // session tickets (SSL_set_msg_callback_arg is a macro over SSL_ctrl).
+        SSL_set_msg_callback(session) { written, _, contentType, buffer, length, _, argument in
+            guard written == 0, let buffer, let argument else { return }
+            let bytes = buffer.assumingMemoryBound(to: UInt8.self)
+            let observations = argument.assumingMemoryBound(to: Observations.self)
+            if contentType == SSL3_RT_ALERT, length >= 2 {
+                observations.pointee.signals.receivedAlert(bytes[1], fatal: bytes[0] == SSL3_AL_FATAL)
+            } else if contentType == SSL3_RT_HANDSHAKE, length >= 1, bytes[0] == SSL3_MT_NEWSESSION_TICKET {
+                observations.pointee.signals.receivedSessionTicket()
+            }
+        }
+        SSL_ctrl(session, SSL_CTRL_SET_MSG_CALLBACK_ARG, 0, observations)
         // SSL_set_fd wraps the descriptor in a socket BIO that does not close it: the TCPConnection stays its owner.
         guard SSL_set_fd(session, socket.descriptor) == 1 else {
             throw .handshake(OpenSSLErrorQueue.error("SSL_set_fd failed").message)
@@ -59,52 +80,72 @@ final class TLSSessionHandle {
 
     deinit {
         SSL_free(handle)
-        certificateRequested.deallocate()
+        observations.deinitialize(count: 1)
+        observations.deallocate()
     }
 
     /// True when the server sent a CertificateRequest during the handshake.
-    var serverRequestedCertificate: Bool { certificateRequested.pointee != 0 }
+    var serverRequestedCertificate: Bool { observations.pointee.certificateRequested }
 
     /// The longest wait for the server's verdict on a client certificate after a TLS 1.3 handshake.
     static let verdictWait: Duration = .seconds(1)
 
-    /// Under TLS 1.3, when the server requested a client certificate, waits for its verdict: a record (a session
-    /// ticket or data: accepted), an alert or a closed connection (refused), or `verdictWait` of silence within
-    /// `deadline` (accepted). Under TLS 1.2 the verdict was part of the handshake, so this returns at once.
+    /// Under TLS 1.3, when the server requested a client certificate, waits (at most `verdictWait`, within
+    /// `deadline`) for what the server sends first and lets ``PostHandshakeSignal/refusal(presented:)`` decide:
+    /// only an alert is a refusal. Under TLS 1.2 the verdict was part of the handshake, so this returns at once.
+    /// - Throws: ``TLSConnectError/clientCertificateRefused(presented:reason:)`` for an alert, or
+    ///   ``TLSConnectError/network(_:)`` when what arrived is not TLS the library can read.
     func awaitClientCertificateVerdict(until deadline: ContinuousClock.Instant) throws(TLSConnectError) {
         guard serverRequestedCertificate, SSL_version(handle) == TLS1_3_VERSION else { return }
-        let limit = min(deadline, ContinuousClock.now.advanced(by: Self.verdictWait))
+        let signal = try firstSignal(until: min(deadline, ContinuousClock.now.advanced(by: Self.verdictWait)))
+        if let refusal = signal.refusal(presented: presentsIdentity) { throw refusal }
+    }
+
+    /// What the server sends first after the handshake (`SSL_peek`, which leaves data unread), or silence at
+    /// `limit`. The message callback orders tickets and alerts that one call processes together.
+    private func firstSignal(until limit: ContinuousClock.Instant) throws(TLSConnectError) -> PostHandshakeSignal {
         var byte: UInt8 = 0
         while true {
-            if let session = SSL_get_session(handle), SSL_SESSION_has_ticket(session) == 1 { return }
             OpenSSLErrorQueue.clear()
             errno = 0
             let status = SSL_peek(handle, &byte, 1)
-            if status > 0 { return }
-            switch SSL_get_error(handle, status) {
+            let number = errno
+            let error = SSL_get_error(handle, status)
+            if let first = observations.pointee.signals.first {
+                OpenSSLErrorQueue.clear()
+                return first
+            }
+            if status > 0 { return .applicationData }
+            switch error {
             case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
-                if let session = SSL_get_session(handle), SSL_SESSION_has_ticket(session) == 1 { return }
                 do {
-                    try socket.wait(forWriting: SSL_get_error(handle, status) == SSL_ERROR_WANT_WRITE, until: limit)
+                    try socket.wait(forWriting: error == SSL_ERROR_WANT_WRITE, until: limit)
                 } catch .timeout {
-                    return
+                    return .silence
                 }
             case SSL_ERROR_ZERO_RETURN:
-                throw .clientCertificateRefused(presented: presentsIdentity, reason: "the server closed the connection")
+                return .closeNotify
             case SSL_ERROR_SYSCALL where ERR_peek_error() == 0:
+                if number == 0 { return .closedWithoutCloseNotify }
+                if number == ECONNRESET { return .reset }
+                throw .network(String(cString: strerror(number)))
+            case SSL_ERROR_SSL where ERR_GET_REASON(ERR_peek_error()) == SSL_R_UNEXPECTED_EOF_WHILE_READING:
                 OpenSSLErrorQueue.clear()
-                throw .clientCertificateRefused(presented: presentsIdentity, reason: "the server closed the connection")
+                return .closedWithoutCloseNotify
             default:
-                throw .clientCertificateRefused(presented: presentsIdentity, reason: Self.reason())
+                throw .network("TLS failed after the handshake: \(Self.reason())")
             }
         }
     }
 
     /// A handshake failure after the server requested a client certificate, blamed on the certificate when the
-    /// server ended the handshake with an alert.
+    /// server ended the handshake with an alert (TLS 1.2, where the verdict is part of the handshake), named as
+    /// the GnuTLS client names it.
     func refusal(_ error: TLSConnectError) -> TLSConnectError {
-        guard serverRequestedCertificate, case .handshake(let reason) = error, reason.contains("alert") else { return error }
-        return .clientCertificateRefused(presented: presentsIdentity, reason: reason)
+        guard serverRequestedCertificate, case .handshake = error,
+              let alert = observations.pointee.signals.handshakeAlert, alert != 0
+        else { return error }
+        return .clientCertificateRefused(presented: presentsIdentity, reason: TLSAlert.reason(alert))
     }
 
     /// Runs the client handshake to completion before `deadline`, waiting with `poll` whenever OpenSSL needs the
@@ -114,7 +155,10 @@ final class TLSSessionHandle {
             OpenSSLErrorQueue.clear()
             errno = 0
             let status = SSL_connect(handle)
-            if status == 1 { return }
+            if status == 1 {
+                observations.pointee.signals.handshakeComplete = true
+                return
+            }
             let error = SSL_get_error(handle, status)
             switch error {
             case SSL_ERROR_WANT_READ:

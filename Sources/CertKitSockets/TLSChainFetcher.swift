@@ -15,10 +15,12 @@ public protocol TLSChainFetcher: Sendable {
     /// presented chain, leaf first, as the library gives them, and the stapled response if the server sent one.
     ///
     /// When the server asks for a client certificate, `identity` (its certificate, intermediates and key) is
-    /// presented; with no identity the client answers with an empty certificate list. Under TLS 1.3 the server
-    /// judges the client certificate after the client's handshake has completed, so the client then waits for
-    /// the server's verdict — its first record, an alert, or a short quiet period (at most one second, within
-    /// `timeout`) — and a refusal is ``TLSConnectError/clientCertificateRefused(presented:reason:)``, not success.
+    /// presented; with no identity the client answers with an empty certificate list. Only an alert from the
+    /// server is a refusal (``TLSConnectError/clientCertificateRefused(presented:reason:)``, the alert named): in
+    /// the handshake under TLS 1.2; under TLS 1.3, where the server judges the client certificate after the
+    /// client's handshake has completed, as the first thing the server sends afterwards, which the client waits
+    /// for (at most one second, within `timeout`). A session ticket, data, close_notify, a close without
+    /// close_notify, a reset or silence is no refusal (``PostHandshakeSignal``).
     /// - Parameters:
     ///   - host: a DNS name or an IP literal.
     ///   - port: the TCP port.

@@ -16,8 +16,8 @@ public enum TLSConnectError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The TLS handshake failed; the associated value is the TLS library's reason.
     case handshake(String)
     /// The server refused the client certificate, or required one and got none (`presented` says which): an
-    /// alert or a closed connection during the handshake (TLS 1.2) or right after it (TLS 1.3). The reason is
-    /// the TLS library's.
+    /// alert during the handshake (TLS 1.2) or as the first thing the server sent after it (TLS 1.3). The reason
+    /// names the alert by its registered name, alike for both TLS libraries (`the server sent alert unknown_ca`).
     case clientCertificateRefused(presented: Bool, reason: String)
     /// The client identity could not be used by the TLS library (the library's reason).
     case identity(String)

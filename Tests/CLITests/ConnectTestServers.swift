@@ -174,11 +174,14 @@ final class TLSTestServer {
     /// leaf). Retries on a new port when the chosen one is taken meanwhile. With `clientCA` the server requires a
     /// client certificate that chains to it (`-Verify -verify_return_error -CAfile`, `--require-client-cert
     /// --verify-client-cert --x509cafile`); `tls12` limits it to TLS 1.2; `extraArguments` are appended (e.g. a stapled
-    /// OCSP response).
+    /// OCSP response). `closesAfterHandshake` (`openssl s_server` only) replaces `-www -quiet` with `-brief`: with
+    /// standard input at end of file, the server ends each connection cleanly (session tickets under TLS 1.3, then
+    /// close_notify) as soon as its handshake completes.
     init(
         _ kind: Kind, certificate: String, key: String, chain: [String] = [], clientCA: String? = nil,
-        tls12: Bool = false, extraArguments: [String] = []
+        tls12: Bool = false, closesAfterHandshake: Bool = false, extraArguments: [String] = []
     ) throws {
+        precondition(!closesAfterHandshake || kind == .openssl, "only openssl s_server closes after the handshake")
         self.kind = kind
         var lastError: any Error = TestServerError(description: "\(kind) did not start")
         var files: [String] = []
@@ -188,6 +191,8 @@ final class TLSTestServer {
             let process = try ConnectTestProcess(
                 Self.arguments(kind, port: port, certificate: certificate, key: key, chain: chain, files: &files)
                     .filter { clientCA == nil || $0 != "--disable-client-cert" }
+                    .filter { !closesAfterHandshake || !["-www", "-quiet"].contains($0) }
+                    + (closesAfterHandshake ? ["-brief"] : [])
                     + Self.clientCertificateArguments(kind, clientCA: clientCA, tls12: tls12) + extraArguments)
             do {
                 try Self.waitUntilAccepting(process, port: port, kind: kind)
