@@ -2,6 +2,8 @@
 /// DNS and IP names come from the subjectAltName only (no CN fallback); email addresses from rfc822Name SAN
 /// entries or the subject's emailAddress attribute. A client policy with several identities needs one of them.
 ///
+/// Under rfc5280 and webpki a DNS name matches only when it and the dNSName are in the preferred name syntax
+/// (`TrustRules/dnsNameSyntax`: `foo_bar.example.com` matches nothing there; apple compares labels as trustd does).
 /// Under the Web PKI a wildcard dNSName whose remainder is a public suffix (`*.co.uk`, `*.github.io`) matches
 /// nothing (`TrustRules/wildcardPublicSuffix`); without a readable Public Suffix List no wildcard matches
 /// (`TrustRules/publicSuffixListAvailable`, the note names the missing file).
@@ -18,6 +20,10 @@ package struct PeerNameCheck: PathCheck {
             case .dnsName(let host):
                 if host.hasSuffix("."), context.enforces(TrustRules.hostTrailingDot) {
                     blockedBy = (TrustRules.hostTrailingDot, "\(DisplayText.escaped(host)) ends with a dot")
+                    continue
+                }
+                if context.enforces(TrustRules.dnsNameSyntax), !NameSyntax.isHostName(host) {
+                    blockedBy = (TrustRules.dnsNameSyntax, "\(DisplayText.escaped(host)) is not in the preferred name syntax")
                     continue
                 }
                 if HostnameMatcher.matches(.dns(host), subjectAltNames: usable(alternativeNames, context, &blockedBy)) {
@@ -43,12 +49,21 @@ package struct PeerNameCheck: PathCheck {
         findings.record(onlyEmail ? TrustRules.email : TrustRules.peerName, at: 0)
     }
 
-    /// The SAN entries a DNS name may match under the profile in force: under the Web PKI, wildcards whose
+    /// The SAN entries a DNS name may match under the profile in force: under rfc5280 and webpki, dNSNames in the
+    /// preferred name syntax only; under the Web PKI, wildcards whose
     /// remainder is a public suffix (or every wildcard, when the list cannot be read) are left out and the reason
     /// is kept in `blockedBy`.
     private func usable(
         _ names: [GeneralName], _ context: PathContext, _ blockedBy: inout (rule: TrustRule, note: String)?
     ) -> [GeneralName] {
+        var names = names
+        if context.enforces(TrustRules.dnsNameSyntax) {
+            names = names.filter { name in
+                guard case .dnsName(let pattern) = name, !NameSyntax.isValid(name) else { return true }
+                blockedBy = (TrustRules.dnsNameSyntax, "dNSName \(DisplayText.escaped(pattern)) is not in the preferred name syntax")
+                return false
+            }
+        }
         guard context.enforces(TrustRules.wildcardPublicSuffix) else { return names }
         return names.filter { name in
             guard case .dnsName(let pattern) = name, pattern.hasPrefix("*.") else { return true }

@@ -104,7 +104,11 @@ extension TrustRules {
     /// Only valid names satisfy a permitted subtree.
     public static let nameConstraintsValidNames = TrustRule(
         "rfc5280.name-constraints-valid-names", .nameConstraints, rfcAndWebPKI, "RFC 5280 §4.2.1.6, §4.2.1.10",
-        "a subjectAltName that is not a valid name of its type (a dNSName with '_' or an empty label) never satisfies a permitted subtree, nor lies outside an excluded one")
+        "a subjectAltName that is not a valid name of its type (a dNSName with '_' or an empty label, an rfc822Name that is not an RFC 5321 Mailbox such as a@b@example.com) never satisfies a permitted subtree, nor lies outside an excluded one")
+    /// Host names in the preferred name syntax.
+    public static let dnsNameSyntax = TrustRule(
+        "rfc5280.dns-name-syntax", .sslHostname, rfcAndWebPKI, "RFC 5280 §4.2.1.6; RFC 1034 §3.5, RFC 1123 §2.1; OpenSSL, pyca/cryptography",
+        "a peer DNS name matches only when it and the dNSName are in the preferred name syntax (letters, digits and hyphens, labels of 1–63 characters not starting or ending with a hyphen; a wildcard only as the whole left-most label of the dNSName): foo_bar.example.com matches nothing (apple: trustd's SecDNSMatch compares labels without checking their characters)")
     /// policyConstraints critical.
     public static let policyConstraintsCritical = TrustRule(
         "rfc5280.policy-constraints-critical", .policyConstraints, [.rfc5280], "RFC 5280 §4.2.1.11",
@@ -139,7 +143,7 @@ extension TrustRules {
         authorityKeyIdentifierPresent, authorityKeyIdentifierNotCritical, subjectKeyIdentifierInCA,
         subjectKeyIdentifierNotCritical, caBasicConstraintsCritical, keyCertSignRequiresCA, pathLengthRequiresCA,
         nameConstraintsInCAOnly,
-        nameConstraintsCritical, nameConstraintsNotEmpty, nameConstraintsDNSForm, nameConstraintsValidNames,
+        nameConstraintsCritical, nameConstraintsNotEmpty, nameConstraintsDNSForm, nameConstraintsValidNames, dnsNameSyntax,
         policyConstraintsCritical, certificatePoliciesUnique, policyMappingAnyPolicy, authorityInfoAccessNotCritical,
         extensionCriticality, crlNumber,
     ]
