@@ -2,8 +2,9 @@
 /// DNS and IP names come from the subjectAltName only (no CN fallback); email addresses from rfc822Name SAN
 /// entries or the subject's emailAddress attribute. A client policy with several identities needs one of them.
 ///
-/// Under rfc5280 and webpki a DNS name matches only when it and the dNSName are in the preferred name syntax
-/// (`TrustRules/dnsNameSyntax`: `foo_bar.example.com` matches nothing there; apple compares labels as trustd does).
+/// Under rfc5280 and webpki a DNS name outside the preferred name syntax matches nothing
+/// (`TrustRules/dnsNameSyntax`: `foo_bar.example.com`; apple compares labels as trustd does). The dNSName it would
+/// match is then in that syntax too: an exact match is the same name, and a wildcard's remainder is the host's.
 /// Under the Web PKI a wildcard dNSName whose remainder is a public suffix (`*.co.uk`, `*.github.io`) matches
 /// nothing (`TrustRules/wildcardPublicSuffix`); without a readable Public Suffix List no wildcard matches
 /// (`TrustRules/publicSuffixListAvailable`, the note names the missing file).
@@ -49,21 +50,12 @@ package struct PeerNameCheck: PathCheck {
         findings.record(onlyEmail ? TrustRules.email : TrustRules.peerName, at: 0)
     }
 
-    /// The SAN entries a DNS name may match under the profile in force: under rfc5280 and webpki, dNSNames in the
-    /// preferred name syntax only; under the Web PKI, wildcards whose
+    /// The SAN entries a DNS name may match under the profile in force: under the Web PKI, wildcards whose
     /// remainder is a public suffix (or every wildcard, when the list cannot be read) are left out and the reason
     /// is kept in `blockedBy`.
     private func usable(
         _ names: [GeneralName], _ context: PathContext, _ blockedBy: inout (rule: TrustRule, note: String)?
     ) -> [GeneralName] {
-        var names = names
-        if context.enforces(TrustRules.dnsNameSyntax) {
-            names = names.filter { name in
-                guard case .dnsName(let pattern) = name, !NameSyntax.isValid(name) else { return true }
-                blockedBy = (TrustRules.dnsNameSyntax, "dNSName \(DisplayText.escaped(pattern)) is not in the preferred name syntax")
-                return false
-            }
-        }
         guard context.enforces(TrustRules.wildcardPublicSuffix) else { return names }
         return names.filter { name in
             guard case .dnsName(let pattern) = name, pattern.hasPrefix("*.") else { return true }
