@@ -63,7 +63,7 @@ extension TrustRules {
     /// CA keyUsage present and critical.
     public static let caKeyUsage = TrustRule(
         "webpki.ca-key-usage", .keyUsage, webPKIOnly, "CA/B BR §7.1.2.1.2, §7.1.2.10.7",
-        "a CA certificate (an issuer below the anchor, or any other certificate asserting cA) carries keyUsage marked critical; the anchor is taken as given, as the Web PKI verifiers (pyca/cryptography, rustls-webpki, Chrome) take it")
+        "a CA certificate (an issuer below the anchor, or any other certificate asserting cA) carries keyUsage marked critical; the anchor is taken as given, as rustls-webpki and Chrome take it (pyca/cryptography still wants a root's keyUsage present)")
     /// A TLS subordinate CA names the purpose.
     public static let intermediateExtendedKeyUsage = TrustRule(
         "webpki.ca-eku-purpose", .extendedKeyUsage, webPKIOnly, "CA/B BR §7.1.2.10.6",
