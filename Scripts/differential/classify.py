@@ -128,7 +128,7 @@ RULES = [
     Rule("rsa-params-absent", r"^sigalg\.params:absent@", PYCA),
     Rule("webpki-nc-empty-dns", r"^nc\.permit-dns-empty", PYCA),
     # pyca's DNSName refuses host names that are not LDH (RFC 1123) before verifying anything.
-    Rule("pyca-host-syntax", r"^host\.dns:(hyphen-label|label-64|underscore|double-dot)@leaf$", PYCA),
+    Rule("pyca-host-syntax", r"^host\.dns:(hyphen-label|label-64|underscore|double-dot)@leaf$", PYCA, profiles={"apple"}),
     # The anchor is trusted as given (RFC 5280 section 6.1.1 (d): its name and key): a v1 anchor is fine.
     Rule("anchor-v1", r"^(ext\.field:(v1-no-exts|explicit-v1|v1-with-exts|uids-v1)@root|chain\.anchor-v1-root)$", STRICT + PYCA),
     # The AKI is an identification hint (RFC 5280 section 4.2.1.1), not a path-validation input; OpenSSL
@@ -136,7 +136,7 @@ RULES = [
     Rule("aki-is-a-hint", r"^ext\.add:aki-issuer-serial@", ALL),
     # anyExtendedKeyUsage in a CA certificate does not restrict the chain (Apple's intermediate EKU rule);
     # OpenSSL and GnuTLS require serverAuth itself in every CA's EKU.
-    Rule("ca-eku-any", r"^eku\.(int|root)-any@", OPENSSL_ALL + ("gnutls",)),
+    Rule("ca-eku-any", r"^eku\.(int|root)-any@", OPENSSL_ALL + ("gnutls",), profiles={"apple", "rfc5280"}),
     # openssl -crl_check_all wants a CRL in scope for every certificate; certkit checks revocation against the
     # CRLs it is given and needs none (a CRL of another issuer or scope does not apply).
     Rule("openssl-crl-coverage", r"^(crl|chain)\.", OPENSSL_ALL, detail=r"unable to get certificate CRL"),
@@ -204,6 +204,15 @@ RULES = [
     # sslserver purpose and pyca want serverAuth itself (as the apple and webpki profiles do).
     Rule("rfc5280-any-eku", r"^eku\.leaf-any-only@leaf$", OPENSSL_ALL + PYCA + ("gnutls",), profiles={"rfc5280"}),
     Rule("apple-host-trailing-dot", r"^host\.dns:host-trailing-dot@leaf$", ALL, profiles={"apple"}),
+    # RFC 5280 path validation does not read the leaf's keyUsage (certkit.tls-leaf-key-usage is apple and webpki);
+    # OpenSSL's sslserver purpose, certtool's serverAuth purpose and pyca want a key the handshake can use.
+    Rule("rfc5280-leaf-key-usage", r"^ku\.leaf-(decipher-only|dataencipherment|certsign-only)@leaf$",
+         OPENSSL_ALL + PYCA + ("gnutls",), profiles={"rfc5280"}),
+    # The Web PKI verifiers take the anchor as given: under webpki the CA-profile rules (keyUsage present and
+    # critical, subjectKeyIdentifier, basicConstraints critical) apply to intermediates only.
+    Rule("webpki-anchor-as-given",
+         r"^(ext\.remove:(ku|ski)|ext\.criticality:(ku|bc)/noncritical|ku\.root-(remove|noncritical)|bc\.root-noncritical)@root$",
+         STRICT + PYCA, profiles={"webpki"}),
 
     # Backend disagreements where one backend's library cannot read the input and that backend fails closed
     # (the other trusts, as the core does). kind="disagreement": the two certkit backends differ.
@@ -216,9 +225,6 @@ RULES = [
     Rule("gnutls-name-bytes", r"^name\.issuer-(case|whitespace|string-type)@", ("certkit-backends",), kind="disagreement"),
     # OpenSSL cannot decode a certificate whose name holds an invalid UTF8String; the core displays it escaped.
     Rule("openssl-bad-utf8", r"^name\.subject-bad-utf8@", ("certkit-backends",), kind="disagreement"),
-    # An IPv4-mapped IPv6 subtree constrains the IPv4 address it maps (one name form across families, issue 10 D);
-    # OpenSSL compares address families and rejects.
-    Rule("openssl-ip-family", r"^nc\.permit-ip-v4mapped", ("certkit-backends",), kind="disagreement"),
     # GnuTLS applies DNS name constraints to the subject CN of a leaf without dNSName (see cn-not-constrained).
     AllTagsRule("gnutls-nc-on-cn", [r"^san\.no-dns-cn-host@leaf$", r"^nc\."], ("certkit-backends",), kind="disagreement",
                 profiles={"apple", "rfc5280"}),

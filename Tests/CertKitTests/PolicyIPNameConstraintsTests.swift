@@ -1,7 +1,8 @@
 @testable import CertKit
 import Testing
 
-/// iPAddress name constraints as one name form across address families (issue 10 part D).
+/// iPAddress name constraints as one name form across address families (issue 10 part D): a permitted range holds
+/// addresses of its own family only (IPv4, IPv4-mapped IPv6, other IPv6; issue 26), an excluded one every spelling.
 @Suite("Name constraints: IP addresses across families")
 struct PolicyIPNameConstraintsTests {
     // Names.
@@ -37,7 +38,8 @@ struct PolicyIPNameConstraintsTests {
         #expect(!Self.allowed(Self.v4Outside, permitted: [Self.ten]))
         #expect(!Self.allowed(Self.v6Doc, permitted: [Self.ten]), "an IPv6 name escapes an IPv4-only permitted list")
         #expect(!Self.allowed(Self.mapped(Self.v4Outside), permitted: [Self.ten]), "::ffff:8.8.8.8 is 8.8.8.8")
-        #expect(Self.allowed(Self.mapped(Self.v4Inside), permitted: [Self.ten]), "::ffff:10.1.2.3 is 10.1.2.3")
+        // A permitted IPv4 range holds IPv4 addresses only (RFC 5280 §4.2.1.10 compares equal lengths; issue 26).
+        #expect(!Self.allowed(Self.mapped(Self.v4Inside), permitted: [Self.ten]), "::ffff:10.1.2.3 is 16 bytes")
     }
 
     @Test func ipv6PermittedSubtreesConstrainEveryFamily() {
@@ -56,10 +58,15 @@ struct PolicyIPNameConstraintsTests {
         #expect(!Self.allowed(Self.mapped(Self.v4Inside), permitted: [Self.allV6]))
     }
 
-    @Test func mappedFormRangesAreIPv4Ranges() {
-        #expect(Self.allowed(Self.v4Inside, permitted: [Self.mappedTen]))
+    /// A permitted IPv4-mapped range holds IPv4-mapped addresses only, not the IPv4 addresses they map (RFC 5280
+    /// compares an address with ranges of its own length, as OpenSSL, pyca and Chrome do; issue 26); an excluded
+    /// one excludes both spellings.
+    @Test func mappedFormRangesPermitTheirOwnFamilyAndExcludeBoth() {
+        #expect(!Self.allowed(Self.v4Inside, permitted: [Self.mappedTen]), "10.1.2.3 is not within ::ffff:10.0.0.0/104")
         #expect(Self.allowed(Self.mapped(Self.v4Inside), permitted: [Self.mappedTen]))
+        #expect(!Self.allowed(Self.mapped(Self.v4Outside), permitted: [Self.mappedTen]))
         #expect(!Self.allowed(Self.v4Outside, permitted: [Self.mappedTen]))
+        #expect(Self.allowed(Self.v4Inside, permitted: [Self.mappedTen, Self.ten]), "each family has its own range")
         #expect(!Self.allowed(Self.v4Private, excluded: [Self.mappedPrivate]))
         #expect(!Self.allowed(Self.mapped(Self.v4Private), excluded: [Self.mappedPrivate]))
         #expect(Self.allowed(Self.v4Inside, excluded: [Self.mappedPrivate]))
@@ -120,13 +127,18 @@ struct PolicyIPNameConstraintsTests {
         #expect(IPAddressRange.canonicalAddress([1, 2, 3]) == nil)
         let mappedTen = try #require(IPAddressRange(constraint: Self.mappedTen))
         #expect(mappedTen.network == [10, 0, 0, 0] && mappedTen.mask == [255, 0, 0, 0])
+        #expect(mappedTen.family == .ipv4Mapped)
+        #expect(mappedTen.permits(Self.mapped(Self.v4Inside)) && !mappedTen.permits(Self.v4Inside))
+        #expect(try #require(IPAddressRange(constraint: Self.ten)).family == .ipv4)
+        #expect(try #require(IPAddressRange(constraint: Self.doc32)).family == .ipv6)
         // Host bits set in the constraint's address are masked away.
         let loose = try #require(IPAddressRange(constraint: [10, 9, 9, 9, 255, 0, 0, 0]))
         #expect(loose.network == [10, 0, 0, 0])
         #expect(loose.contains(Self.v4Inside))
         // An IPv6 range whose mask stops short of /96 is not an IPv4 range, even over the mapped prefix.
         let short = try #require(IPAddressRange(constraint: Self.v6Range(Self.mapped([0, 0, 0, 0]), prefix: 95)))
-        #expect(short.network.count == 16)
+        #expect(short.network.count == 16 && short.family == .ipv6)
+        #expect(!short.permits(Self.mapped([1, 2, 3, 4])), "::ffff:1.2.3.4 is IPv4-mapped, not of the IPv6 family")
         #expect(IPAddressRange(constraint: Array(repeating: 0, count: 16)) == nil)
     }
 }

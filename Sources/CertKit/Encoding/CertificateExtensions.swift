@@ -196,6 +196,8 @@ public struct CertificateExtensions: Sendable, Hashable {
     /// OIDs of the extensions decoded only for policy processing (policyConstraints, policyMappings,
     /// inhibitAnyPolicy) whose value could not be decoded (trustd's `UnparseableExtension`).
     public var unparseable: [String] = []
+    /// OIDs of the extensions that write `critical FALSE` out (the DEFAULT value, which DER leaves out).
+    public var criticalFalseEncoded: [String] = []
 
     public var basicConstraints: BasicConstraints?
     public var keyUsage: KeyUsage?

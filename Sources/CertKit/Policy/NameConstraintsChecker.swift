@@ -4,11 +4,14 @@
 /// must lie in one of them; it must lie in none of the excluded subtrees of that form.
 ///
 /// iPAddress is ONE form across address families, and fails closed (`IPAddressRange` has the address model):
-/// - IPv4-mapped IPv6 addresses (`::ffff:a.b.c.d`) are IPv4, as names and as ranges (`::ffff:10.0.0.0/104`
-///   is `10.0.0.0/8`), so an excluded IPv4 range cannot be evaded through the mapped spelling;
 /// - when a CA permits any iPAddress subtree, IPv4 or IPv6, every IP name must lie in one of the permitted
-///   ranges of its own family: permitting only `10.0.0.0/8` forbids `2001:db8::1` and `::ffff:8.8.8.8`, and
-///   an IPv6 range such as `::/0` permits no IPv4 address unless it lies inside `::ffff:0:0/96`;
+///   ranges of its own family — IPv4 (4 bytes, 8-byte ranges), IPv4-mapped IPv6 (`::ffff:a.b.c.d`, ranges inside
+///   `::ffff:0:0/96`) or other IPv6 — as RFC 5280 §4.2.1.10 compares an address only with ranges of its length
+///   (and OpenSSL, Chrome, Go and pyca/cryptography do): permitting only `10.0.0.0/8` forbids `2001:db8::1` and
+///   `::ffff:10.0.0.1`, permitting only `::ffff:192.0.2.0/120` forbids the IPv4 address `192.0.2.10`, and `::/0`
+///   permits no IPv4 and no IPv4-mapped address;
+/// - IPv4-mapped IPv6 addresses are IPv4 for excluded subtrees, as names and as ranges (`::ffff:10.0.0.0/104`
+///   excludes `10.0.0.0/8`), so an excluded range cannot be evaded through the other spelling;
 /// - every excluded subtree applies to every IP name: an IPv4 name is also excluded by an IPv6 range that
 ///   contains its mapped form (`::/0` excludes everything);
 /// - a malformed range (length other than 8 or 32 bytes, non-contiguous mask) permits nothing and excludes
@@ -60,7 +63,7 @@ package enum NameConstraintsChecker {
     static func isAllowed(ipAddress bytes: [UInt8], permitted: [IPAddressRange?], excluded: [IPAddressRange?]) -> Bool {
         if permitted.isEmpty && excluded.isEmpty { return true }
         guard let address = IPAddressRange.canonicalAddress(bytes) else { return false }
-        if !permitted.isEmpty && !permitted.contains(where: { $0?.contains(address) ?? false }) { return false }
+        if !permitted.isEmpty && !permitted.contains(where: { $0?.permits(bytes) ?? false }) { return false }
         return !excluded.contains { $0?.containsInIPv6Form(address) ?? true }
     }
 
@@ -85,8 +88,7 @@ package enum NameConstraintsChecker {
         case (.email(let address), .email(let base)):
             return emailWithin(address.lowercased(), base: base.lowercased())
         case (.ipAddress(let address), .ipAddress(let range)):
-            guard let address = IPAddressRange.canonicalAddress(address) else { return false }
-            return IPAddressRange(constraint: range)?.contains(address) ?? false
+            return IPAddressRange(constraint: range)?.permits(address) ?? false
         case (.directoryName(let subject), .directoryName(let base)):
             guard base.relativeNames.count <= subject.relativeNames.count else { return false }
             for (rdn, baseRDN) in zip(subject.relativeNames, base.relativeNames) where !rdnMatches(rdn, baseRDN) {

@@ -39,6 +39,13 @@ package struct PathContext: Sendable {
     /// True when the profile in force enforces `rule`.
     public func enforces(_ rule: TrustRule) -> Bool { rule.isEnforced(by: policy.profile) }
 
+    /// True when the rules a certificate meets because it is a CA (`TrustRules/caKeyUsage`,
+    /// `TrustRules/subjectKeyIdentifierInCA`, `TrustRules/caBasicConstraintsCritical`) apply to the certificate at
+    /// `index`: under webpki to every certificate but the anchor — the Web PKI takes the anchor as given, a name and
+    /// a key, as rustls-webpki and Chrome do — and under apple and rfc5280 to every certificate, as
+    /// `openssl verify -x509_strict` checks them.
+    public func appliesCAProfileRules(at index: Int) -> Bool { profile != .webpki || index != anchorIndex }
+
     /// True when the leaf is issued (the path is not a lone leaf that is itself the anchor).
     public var leafIsIssued: Bool { anchorIndex != 0 }
 

@@ -2,6 +2,9 @@
 /// DNS and IP names come from the subjectAltName only (no CN fallback); email addresses from rfc822Name SAN
 /// entries or the subject's emailAddress attribute. A client policy with several identities needs one of them.
 ///
+/// Under rfc5280 and webpki a DNS name outside the preferred name syntax matches nothing
+/// (`TrustRules/dnsNameSyntax`: `foo_bar.example.com`; apple compares labels as trustd does). The dNSName it would
+/// match is then in that syntax too: an exact match is the same name, and a wildcard's remainder is the host's.
 /// Under the Web PKI a wildcard dNSName whose remainder is a public suffix (`*.co.uk`, `*.github.io`) matches
 /// nothing (`TrustRules/wildcardPublicSuffix`); without a readable Public Suffix List no wildcard matches
 /// (`TrustRules/publicSuffixListAvailable`, the note names the missing file).
@@ -18,6 +21,10 @@ package struct PeerNameCheck: PathCheck {
             case .dnsName(let host):
                 if host.hasSuffix("."), context.enforces(TrustRules.hostTrailingDot) {
                     blockedBy = (TrustRules.hostTrailingDot, "\(DisplayText.escaped(host)) ends with a dot")
+                    continue
+                }
+                if context.enforces(TrustRules.dnsNameSyntax), !NameSyntax.isHostName(host) {
+                    blockedBy = (TrustRules.dnsNameSyntax, "\(DisplayText.escaped(host)) is not in the preferred name syntax")
                     continue
                 }
                 if HostnameMatcher.matches(.dns(host), subjectAltNames: usable(alternativeNames, context, &blockedBy)) {

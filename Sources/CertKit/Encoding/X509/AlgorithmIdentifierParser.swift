@@ -91,7 +91,8 @@ enum AlgorithmIdentifierParser {
     }
 
     /// RSASSA-PSS-params (RFC 4055 §3.1) as certificates must use them: explicit, a SHA-1/SHA-2 digest, MGF1
-    /// over the same digest, a salt as long as the digest, trailerField 1.
+    /// over the same digest, a salt as long as the digest, trailerField 1 — left out, as DER requires of a DEFAULT
+    /// value (an explicit `trailerField 1` is refused, as pyca/cryptography and Chrome refuse it).
     static func pssParameters(_ parameters: DERNode?) -> Result<(HashAlgorithm, Int), PSSRefusal> {
         guard let parameters, parameters.tag == DERTag.sequence else {
             return .failure(PSSRefusal(message: "parameters absent", hash: nil))
@@ -128,6 +129,10 @@ enum AlgorithmIdentifierParser {
                 var inner = try field.children()
                 trailer = try inner.read(DERTag.integer, "PSS trailerField").smallInteger()
                 try inner.expectEnd("PSS trailerField")
+                // DER omits a DEFAULT value (X.690 §11.5): trailerField 1 written out is not DER.
+                guard trailer != 1 else {
+                    return .failure(PSSRefusal(message: "trailerField 1 (the DEFAULT) encoded explicitly", hash: hash))
+                }
             }
             try fields.expectEnd("RSASSA-PSS parameters")
             guard pssHashes.contains(hash) else { return .failure(PSSRefusal(message: "digest \(hash.rawValue)", hash: hash)) }

@@ -13,7 +13,8 @@ enum ExtensionsParser {
         while let element = try list.next() {
             let (oidNode, critical, value) = try frame(element, number: result.all.count + 1, limits: limits)
             let oid = try oidNode.objectIdentifier()
-            let ext = CertificateExtension(oid: oid, isCritical: critical, value: value.contentBytes)
+            if critical == false { result.criticalFalseEncoded.append(oid) }
+            let ext = CertificateExtension(oid: oid, isCritical: critical == true, value: value.contentBytes)
             result.all.append(ext)
             guard seen.insert(oid) else {
                 if duplicated.insert(oid) { result.duplicates.append(oid) }
@@ -53,10 +54,11 @@ enum ExtensionsParser {
     }
 
     /// The `number`th Extension's framing, checked the one way for both passes: within the bound, a SEQUENCE of a
-    /// valid OID, a DER BOOLEAN when present, an OCTET STRING, nothing after it.
+    /// valid OID, a DER BOOLEAN when present, an OCTET STRING, nothing after it. `critical` is nil when the flag is
+    /// left out (DER's form of the DEFAULT FALSE) and false when `critical FALSE` is written out.
     private static func frame(
         _ element: DERNode, number: Int, limits: Limits
-    ) throws(CertificateDecodingError) -> (oid: DERNode, critical: Bool, value: DERNode) {
+    ) throws(CertificateDecodingError) -> (oid: DERNode, critical: Bool?, value: DERNode) {
         guard number <= limits.maxExtensionsPerCertificate else {
             throw .limit("more than \(limits.maxExtensionsPerCertificate) extensions", "maxExtensionsPerCertificate")
         }
@@ -65,7 +67,7 @@ enum ExtensionsParser {
         }
         var fields = try element.children()
         let oid = try fields.readObjectIdentifier("extnID")
-        var critical = false
+        var critical: Bool?
         if let flag = try fields.readIfPresent(DERTag.boolean) { critical = try flag.boolean() }
         let value = try fields.read(DERTag.octetString, "extnValue")
         try fields.expectEnd("extnValue")

@@ -1,5 +1,6 @@
 /// `BasicConstraints` (`TrustRules/caBasicConstraintsCritical`): a certificate asserting cA marks
-/// basicConstraints critical (RFC 5280 §4.2.1.9).
+/// basicConstraints critical (RFC 5280 §4.2.1.9); under webpki the anchor is taken as given
+/// (`PathContext/appliesCAProfileRules(at:)`).
 package struct BasicConstraintsCriticalityCheck: PathCheck {
     public init() {}
 
@@ -7,7 +8,8 @@ package struct BasicConstraintsCriticalityCheck: PathCheck {
         guard context.enforces(TrustRules.caBasicConstraintsCritical) else { return }
         for (index, certificate) in context.certificates.enumerated()
         where certificate.extensions.basicConstraints?.isCA == true
-            && certificate.extensions.first(ExtensionOID.basicConstraints)?.isCritical == false {
+            && certificate.extensions.first(ExtensionOID.basicConstraints)?.isCritical == false
+            && context.appliesCAProfileRules(at: index) {
             findings.record(TrustRules.caBasicConstraintsCritical, at: index)
         }
     }

@@ -1,5 +1,6 @@
 /// `SubjectKeyID`: every certificate asserting cA carries a subjectKeyIdentifier
-/// (`TrustRules/subjectKeyIdentifierInCA`), and none marks it critical
+/// (`TrustRules/subjectKeyIdentifierInCA`; under webpki not the anchor, `PathContext/appliesCAProfileRules(at:)`),
+/// and none marks it critical
 /// (`TrustRules/subjectKeyIdentifierNotCritical`), RFC 5280 §4.2.1.2.
 package struct SubjectKeyIdentifierCheck: PathCheck {
     public init() {}
@@ -8,7 +9,7 @@ package struct SubjectKeyIdentifierCheck: PathCheck {
         for (index, certificate) in context.certificates.enumerated() {
             let extensions = certificate.extensions
             if context.enforces(TrustRules.subjectKeyIdentifierInCA), extensions.basicConstraints?.isCA == true,
-               extensions.subjectKeyIdentifier == nil {
+               extensions.subjectKeyIdentifier == nil, context.appliesCAProfileRules(at: index) {
                 findings.record(TrustRules.subjectKeyIdentifierInCA, at: index)
             }
             if context.enforces(TrustRules.subjectKeyIdentifierNotCritical),

@@ -1,14 +1,18 @@
 import Foundation
 
 /// Web PKI certificate-profile rules (CA/B Forum Baseline Requirements) on every certificate of the path:
-/// - `TrustRules/caKeyUsage` (`KeyUsage`): a CA certificate — an issuer in the path, the anchor included, or any
-///   certificate asserting cA — carries a critical keyUsage (BR §7.1.2.1.2, §7.1.2.10.7);
+/// - `TrustRules/caKeyUsage` (`KeyUsage`): a CA certificate — an issuer in the path below the anchor (the anchor
+///   is taken as given, `PathContext/appliesCAProfileRules(at:)`), or any other certificate asserting cA —
+///   carries a critical keyUsage (BR §7.1.2.1.2, §7.1.2.10.7);
 /// - `TrustRules/signatureDigest` (`SignatureHashAlgorithms`): every signature but the anchor's uses SHA-256,
 ///   SHA-384 or SHA-512 with RSA PKCS#1 v1.5, RSASSA-PSS or ECDSA (BR §7.1.3.2);
 /// - `TrustRules/crlDistributionPointsNotCritical` (`ExtensionCriticality`): cRLDistributionPoints is not critical
 ///   (BR §7.1.2.11.2);
 /// - `TrustRules/validityTimeEncoding` (`TemporalValidity`): validity dates through 2049 are UTCTime, from 2050
-///   GeneralizedTime (RFC 5280 §4.1.2.5, BR §7.1.2.7).
+///   GeneralizedTime (RFC 5280 §4.1.2.5, BR §7.1.2.7);
+/// - `TrustRules/criticalFalseEncoded` (`MalformedExtension`): no extension, on any certificate (anchor included),
+///   writes `critical FALSE` out: DER leaves a DEFAULT value out (X.690 §11.5), and Chrome and pyca/cryptography
+///   refuse to parse such a certificate.
 package struct WebPKICertificateFormCheck: PathCheck {
     public init() {}
 
@@ -16,7 +20,8 @@ package struct WebPKICertificateFormCheck: PathCheck {
         for (index, certificate) in context.certificates.enumerated() {
             let extensions = certificate.extensions
             let isCA = index > 0 || extensions.basicConstraints?.isCA == true
-            if isCA, context.enforces(TrustRules.caKeyUsage), extensions.first(ExtensionOID.keyUsage)?.isCritical != true {
+            if isCA, context.enforces(TrustRules.caKeyUsage), context.appliesCAProfileRules(at: index),
+               extensions.first(ExtensionOID.keyUsage)?.isCritical != true {
                 findings.record(TrustRules.caKeyUsage, at: index,
                                 note: extensions.keyUsage == nil ? "no keyUsage" : "keyUsage is not critical")
             }
@@ -30,6 +35,10 @@ package struct WebPKICertificateFormCheck: PathCheck {
             }
             if context.enforces(TrustRules.validityTimeEncoding), let problem = Self.validityEncodingProblem(certificate) {
                 findings.record(TrustRules.validityTimeEncoding, at: index, note: problem)
+            }
+            if context.enforces(TrustRules.criticalFalseEncoded), let oid = extensions.criticalFalseEncoded.first {
+                findings.record(TrustRules.criticalFalseEncoded, at: index,
+                                note: "\(ExtensionOID.names[oid] ?? oid) writes critical FALSE out (a DEFAULT value)")
             }
         }
     }

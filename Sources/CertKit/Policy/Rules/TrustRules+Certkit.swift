@@ -43,8 +43,8 @@ extension TrustRules {
         "every key of the path is RSA, DSA, ECDSA on a NIST prime curve, Ed25519 or Ed448 — keys both backends can verify (secp256k1, Brainpool and other curves are refused; apple and webpki have their own key rules) (fatal)")
     /// The TLS leaf's keyUsage.
     public static let tlsLeafKeyUsage = TrustRule(
-        "certkit.tls-leaf-key-usage", .keyUsage, everyProfile, "RFC 5280 §4.2.1.3; RFC 8446 §4.4.2.2; OpenSSL sslserver purpose",
-        "under the SSL policies the leaf's keyUsage, when present, has digitalSignature, keyEncipherment (server only) or keyAgreement")
+        "certkit.tls-leaf-key-usage", .keyUsage, [.apple, .webpki], "RFC 5280 §4.2.1.3; RFC 8446 §4.4.2.2; OpenSSL sslserver purpose",
+        "under the SSL policies the leaf's keyUsage, when present, has digitalSignature, keyEncipherment (server only) or keyAgreement (rfc5280 drops the rule: RFC 5280 path validation does not read the leaf's keyUsage, so a CA certificate with keyCertSign alone is a valid path's end)")
     /// A trailing dot on the peer's host name.
     public static let hostTrailingDot = TrustRule(
         "certkit.host-trailing-dot", .sslHostname, [.rfc5280, .webpki], "RFC 6125 §6.2.1; OpenSSL, GnuTLS, pyca/cryptography",

@@ -33,7 +33,7 @@ extension TrustRules {
     /// Name constraints of every CA above a certificate.
     public static let nameConstraints = TrustRule(
         "rfc5280.name-constraints", .nameConstraints, everyProfile, "RFC 5280 §4.2.1.10, §6.1.3(b)(c)",
-        "every name of a certificate (SAN entries, the subject, subject emailAddress, the matched peer name) lies in the permitted and outside the excluded subtrees of every CA above it; rfc822Name constraints in their three forms (mailbox, host, .domain); a wildcard dNSName stands for every name it can match")
+        "every name of a certificate (SAN entries, the subject, subject emailAddress, the matched peer name) lies in the permitted and outside the excluded subtrees of every CA above it; rfc822Name constraints in their three forms (mailbox, host, .domain); a wildcard dNSName stands for every name it can match; a permitted iPAddress subtree holds only addresses of its own family — IPv4, IPv4-mapped IPv6, other IPv6 — so 192.0.2.10 is not within `::ffff:192.0.2.0/120` (an excluded subtree also covers the other spelling of its addresses)")
     /// The maximum number of intermediates.
     public static let maxDepth = TrustRule(
         "rfc5280.max-depth", .chainLength, everyProfile, "RFC 5280 §6.1 (max_path_length); certkit --max-depth",
@@ -68,7 +68,7 @@ extension TrustRules {
     /// SKI in CA certificates.
     public static let subjectKeyIdentifierInCA = TrustRule(
         "rfc5280.ski-in-ca", .subjectKeyID, rfcAndWebPKI, "RFC 5280 §4.2.1.2; CA/B BR §7.1.2",
-        "every CA certificate carries subjectKeyIdentifier")
+        "every CA certificate carries subjectKeyIdentifier (webpki: the anchor is taken as given)")
     /// SKI not critical.
     public static let subjectKeyIdentifierNotCritical = TrustRule(
         "rfc5280.ski-not-critical", .subjectKeyID, rfcAndWebPKI, "RFC 5280 §4.2.1.2",
@@ -76,7 +76,7 @@ extension TrustRules {
     /// basicConstraints critical in CA certificates.
     public static let caBasicConstraintsCritical = TrustRule(
         "rfc5280.ca-basic-constraints-critical", .basicConstraints, rfcAndWebPKI, "RFC 5280 §4.2.1.9; CA/B BR §7.1.2",
-        "a CA certificate marks basicConstraints critical")
+        "a CA certificate marks basicConstraints critical (webpki: the anchor is taken as given)")
     /// keyCertSign only with cA.
     public static let keyCertSignRequiresCA = TrustRule(
         "rfc5280.key-cert-sign-requires-ca", .keyUsage, rfcAndWebPKI, "RFC 5280 §4.2.1.3, §4.2.1.9",
@@ -104,7 +104,11 @@ extension TrustRules {
     /// Only valid names satisfy a permitted subtree.
     public static let nameConstraintsValidNames = TrustRule(
         "rfc5280.name-constraints-valid-names", .nameConstraints, rfcAndWebPKI, "RFC 5280 §4.2.1.6, §4.2.1.10",
-        "a subjectAltName that is not a valid name of its type (a dNSName with '_' or an empty label) never satisfies a permitted subtree, nor lies outside an excluded one")
+        "a subjectAltName that is not a valid name of its type (a dNSName with '_' or an empty label, an rfc822Name that is not an RFC 5321 Mailbox such as a@b@example.com) never satisfies a permitted subtree, nor lies outside an excluded one")
+    /// Host names in the preferred name syntax.
+    public static let dnsNameSyntax = TrustRule(
+        "rfc5280.dns-name-syntax", .sslHostname, rfcAndWebPKI, "RFC 5280 §4.2.1.6; RFC 1034 §3.5, RFC 1123 §2.1; OpenSSL, pyca/cryptography",
+        "a peer DNS name matches only when it and the dNSName are in the preferred name syntax (letters, digits and hyphens, labels of 1–63 characters not starting or ending with a hyphen; a wildcard only as the whole left-most label of the dNSName): foo_bar.example.com matches nothing (apple: trustd's SecDNSMatch compares labels without checking their characters)")
     /// policyConstraints critical.
     public static let policyConstraintsCritical = TrustRule(
         "rfc5280.policy-constraints-critical", .policyConstraints, [.rfc5280], "RFC 5280 §4.2.1.11",
@@ -139,7 +143,7 @@ extension TrustRules {
         authorityKeyIdentifierPresent, authorityKeyIdentifierNotCritical, subjectKeyIdentifierInCA,
         subjectKeyIdentifierNotCritical, caBasicConstraintsCritical, keyCertSignRequiresCA, pathLengthRequiresCA,
         nameConstraintsInCAOnly,
-        nameConstraintsCritical, nameConstraintsNotEmpty, nameConstraintsDNSForm, nameConstraintsValidNames,
+        nameConstraintsCritical, nameConstraintsNotEmpty, nameConstraintsDNSForm, nameConstraintsValidNames, dnsNameSyntax,
         policyConstraintsCritical, certificatePoliciesUnique, policyMappingAnyPolicy, authorityInfoAccessNotCritical,
         extensionCriticality, crlNumber,
     ]

@@ -63,7 +63,15 @@ extension TrustRules {
     /// CA keyUsage present and critical.
     public static let caKeyUsage = TrustRule(
         "webpki.ca-key-usage", .keyUsage, webPKIOnly, "CA/B BR §7.1.2.1.2, §7.1.2.10.7",
-        "a CA certificate (an issuer of the path, the anchor included) carries keyUsage marked critical")
+        "a CA certificate (an issuer below the anchor, or any other certificate asserting cA) carries keyUsage marked critical; the anchor is taken as given, as rustls-webpki and Chrome take it (pyca/cryptography still wants a root's keyUsage present)")
+    /// A TLS subordinate CA names the purpose.
+    public static let intermediateExtendedKeyUsage = TrustRule(
+        "webpki.ca-eku-purpose", .extendedKeyUsage, webPKIOnly, "CA/B BR §7.1.2.10.6",
+        "under the SSL policies an intermediate's extendedKeyUsage, when present, lists the policy's purpose (serverAuth or clientAuth) itself: an intermediate whose extendedKeyUsage is anyExtendedKeyUsage alone is not a TLS subordinate CA (apple and rfc5280 let anyExtendedKeyUsage allow the purpose: certkit.eku-purpose)")
+    /// No DEFAULT critical flag encoded.
+    public static let criticalFalseEncoded = TrustRule(
+        "webpki.extension-critical-false", .malformedExtension, webPKIOnly, "X.690 §11.5; RFC 5280 §4.1; Chrome, pyca/cryptography",
+        "no extension writes critical FALSE out (the DEFAULT value, which DER leaves out): such a certificate is malformed, anchor included, as Chrome and pyca/cryptography refuse to parse it (apple and rfc5280 read it, as trustd, OpenSSL and GnuTLS do)")
     /// SHA-2 signatures only.
     public static let signatureDigest = TrustRule(
         "webpki.signature-digest", .signatureHashAlgorithms, webPKIOnly, "CA/B BR §7.1.3.2; pyca/cryptography webpki policy",
@@ -83,5 +91,6 @@ extension TrustRules {
         rsaModulusMultipleOf8, ecdsaNamedCurve, keyAlgorithm, commonNameInSAN, rootAuthorityKeyIdentifier,
         wildcardPublicSuffix, publicSuffixListAvailable, subjectAltNameCriticality, nameConstraintsOnCommonName,
         caKeyUsage, signatureDigest, crlDistributionPointsNotCritical, validityTimeEncoding,
+        intermediateExtendedKeyUsage, criticalFalseEncoded,
     ]
 }
