@@ -37,7 +37,7 @@ def reasons(reference, detail):
             m = re.search(r"verification output: Not verified\.(.*)$", part)
             if m:
                 # "The certificate is NOT trusted." is the verdict itself, not a reason.
-                out += [x.strip() + "." for x in m.group(1).split(". ")
+                out += [x.strip(" .") + "." for x in m.group(1).split(". ")
                         if x.strip(" .") and x.strip(" .") != "The certificate is NOT trusted"]
             elif part.strip():
                 out.append(part.strip())
@@ -207,7 +207,7 @@ RULES = [
          cause={"pyca": r"kind: EncodedDefault, location: \[.*(\"Extension::critical\"|\"BasicConstraints::ca\")|DEFAULT value was explicitly encoded"}),
     # Web PKI (CA/B Forum BR) certificate-profile rules that Apple's and RFC 5280's path validation do not have.
     Rule("webpki-serial-length", r"^serial\.(40-bytes|21-bytes|zero|negative|leading-ff)@", PYCA,
-         cause={"pyca": py("serial number")}),
+         cause={"pyca": py("serial number", "certificate must have a serial between 1 and 20 octets")}),
     Rule("webpki-eku-critical", r"^(eku\.leaf-critical|ext\.criticality:eku/critical)@", PYCA,
          cause={"pyca": r"invalid extension: 2\.5\.29\.37: Certificate extension has incorrect criticality"}),
     Rule("webpki-nc-on-leaf", r"^nc\.on-leaf@leaf$", PYCA,
@@ -249,6 +249,11 @@ RULES = [
     Rule("rsa-params-absent", r"^sigalg\.params:absent@", PYCA,
          cause={"pyca": py("Forbidden signature algorithm")}),
     Rule("webpki-nc-empty-dns", r"^nc\.permit-dns-empty", PYCA, cause={"pyca": py("malformed DNS name constraint")}),
+    # A dNSName subtree written with a leading period (".example.com", the URI/rfc822Name form): the apple and
+    # rfc5280 profiles read it as "below example.com", as OpenSSL and GnuTLS do; pyca refuses it as malformed.
+    # Under webpki it stays a finding.
+    Rule("dns-constraint-leading-dot", r"^nc\.permit-dns-leading-dot@", PYCA, profiles={"apple", "rfc5280"},
+         cause={"pyca": r"malformed DNS name constraint: \."}),
     # pyca's DNSName refuses host names that are not LDH (RFC 1123) before verifying anything.
     Rule("pyca-host-syntax", r"^host\.dns:(hyphen-label|label-64|underscore|double-dot)@leaf$", PYCA,
          cause={"pyca": r"^ValueError: invalid domain name"}),
@@ -346,7 +351,7 @@ RULES = [
     Rule("notafter-inclusive", r"^validity\.notafter-equals-at@", OPENSSL_ALL, cause={"openssl": ossl(10)}),
     # keyCertSign in a leaf that is not a CA: a duty of the issuing CA (RFC 5280 section 4.2.1.3) that trustd does
     # not check; the rfc5280 and webpki profiles enforce it (rfc5280.key-cert-sign-requires-ca).
-    Rule("keycertsign-without-ca", r"^ku\.leaf-all@leaf$", STRICT + PYCA, profiles={"apple"},
+    Rule("keycertsign-without-ca", r"^(ku\.leaf-all|bc\.leaf-ca-true[a-z0-9-]*)@leaf$", STRICT + PYCA, profiles={"apple"},
          cause={"openssl": ossl(82), "pyca": py("EE keyUsage must not assert keyCertSign")}),
     # The Netscape certificate type extension (obsolete since 2000s) is not processed by certkit, trustd, GnuTLS
     # or pyca; OpenSSL's sslserver purpose still honours it.
