@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh
 swift build --build-tests
+echo "== Public API (Tests/API: changes only with a deliberate baseline update, Scripts/api.sh --update)"
+Scripts/api.sh --check >/dev/null
 swift test --skip-build
 if [ "${1:-}" = "--quick" ]; then exit 0; fi
 echo "== Documentation (DocC, warnings are errors)"
