@@ -27,7 +27,7 @@ for module in "${modules[@]}"; do
   python3 Scripts/api_lines.py "$out/$module" > "$out/$module.txt"
   case "$mode" in
     --check)
-      if ! diff -u "Tests/API/$module.txt" "$out/$module.txt"; then
+      if ! diff -u "Tests/API/$module.txt" "$out/$module.txt" >&2; then
         echo "api: the public API of $module differs from Tests/API/$module.txt; if the change is deliberate," \
              "run Scripts/api.sh --update and commit the baseline with it" >&2
         status=1
