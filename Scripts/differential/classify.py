@@ -353,6 +353,10 @@ RULES = [
     # not check; the rfc5280 and webpki profiles enforce it (rfc5280.key-cert-sign-requires-ca).
     Rule("keycertsign-without-ca", r"^(ku\.leaf-all|bc\.leaf-ca-true[a-z0-9-]*)@leaf$", STRICT + PYCA, profiles={"apple"},
          cause={"openssl": ossl(82), "pyca": py("EE keyUsage must not assert keyCertSign")}),
+    # The same leaf with an empty subject as well: openssl -x509_strict wants a subject in every certificate that
+    # asserts keyCertSign (a CA duty, RFC 5280 section 4.1.2.6); the SAN (critical, as required) names the leaf.
+    AllTagsRule("empty-subject-keycertsign", [r"^ku\.leaf-all@leaf$", r"^san\.empty-subject[a-z-]*@leaf$"], STRICT,
+                profiles={"apple"}, cause={"openssl": ossl(84)}),
     # The Netscape certificate type extension (obsolete since 2000s) is not processed by certkit, trustd, GnuTLS
     # or pyca; OpenSSL's sslserver purpose still honours it.
     Rule("netscape-cert-type", r"^ext\.add:ns-cert-type-[a-z]+@", OPENSSL_ALL, cause={"openssl": ossl(26)}),
