@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh
 swift build --build-tests
+echo "== Public API (Tests/API: changes only with a deliberate baseline update, Scripts/api.sh --update)"
+Scripts/api.sh --check >/dev/null
 swift test --skip-build
 if [ "${1:-}" = "--quick" ]; then exit 0; fi
 echo "== Documentation (DocC, warnings are errors)"
@@ -15,7 +17,8 @@ echo "== Differential sample (2,000 fixed-seed cases against openssl, certtool a
 # Fails on an unexplained accept (certkit trusts, a reference rejects, no row of Tests/Differential/known-differences.md
 # explains it), a backend disagreement where one certkit backend trusts, a crash, a signal or a 20 s case.
 # Disagreements where both backends reject with different checks are printed, not gated.
-Scripts/differential.sh --ci --gate unexplained-accept,backend-disagreement,crash --out .build/differential-ci
+python3 -m unittest discover -s Tests/Differential -p 'test_*.py'
+Scripts/differential.sh --ci --gate unexplained-accept,backend-disagreement,crash,ablation-unexplained --out .build/differential-ci
 echo "== Fuzzing (every target 60 s on its committed corpus, AddressSanitizer)"
 Scripts/fuzz.sh --ci
 echo "== ThreadSanitizer"

@@ -8,20 +8,67 @@ import re
 
 # backend-disagreement: one certkit backend trusts the chain and the other does not (the severe kind);
 # disagreement-both-reject: both reject, with different results or checks (exit 3 all the same).
-FINDINGS = ["unexplained-accept", "backend-disagreement", "disagreement-both-reject", "crash"]
+FINDINGS = ["unexplained-accept", "backend-disagreement", "disagreement-both-reject", "crash", "ablation-unexplained"]
 SAVED = FINDINGS + ["other-error"]
+EXPLAINED = ["explained-accept", "explained-disagreement"]
+# What an ablated re-run (an explained case without one of its mutations) must never be.
+ABLATION_FINDINGS = ["unexplained-accept", "backend-disagreement"]
 ORDER = ["usage-error", "agree-accept", "agree-reject", "certkit-rejects", "certkit-stricter", "explained-accept",
-         "explained-disagreement", "other-error", "generator-error"] + FINDINGS
+         "explained-disagreement", "other-error", "generator-error", "not-ablatable"] + FINDINGS
+
+
+def reasons(reference, detail):
+    """A reference's rejection split into its separate reasons: one per `openssl verify` error line (the closing
+    "verification failed" line is not a reason), one per GnuTLS status sentence, pyca's one message. A rule must
+    explain every reason of a rejecting reference, so that a second, unrelated error is never covered by the
+    first one's explanation."""
+    detail = detail or ""
+    if reference.startswith("openssl"):
+        out = []
+        for part in detail.split(" | "):
+            part = part.strip()
+            if not part or re.search(r"^error \S+: verification failed$", part):
+                continue
+            out.append(part)
+        return out or [detail]
+    if reference == "gnutls":
+        out = []
+        for part in detail.split(" | "):
+            m = re.search(r"verification output: Not verified\.(.*)$", part)
+            if m:
+                # "The certificate is NOT trusted." is the verdict itself, not a reason.
+                out += [x.strip(" .") + "." for x in m.group(1).split(". ")
+                        if x.strip(" .") and x.strip(" .") != "The certificate is NOT trusted"]
+            elif part.strip():
+                out.append(part.strip())
+        return out or [detail]
+    return [detail]
 
 
 class Rule:
-    def __init__(self, rid, tags, references, profiles=None, kind="accept", detail=None):
+    """One row of known-differences.md: the mutation tags that can cause a difference, the references it explains,
+    and, for each of them, the reason that reference gives (`cause`: reference or family -> regex; "openssl" covers
+    openssl-strict too). A rule explains one reason of a rejecting reference only when the case has a matching tag,
+    the profile applies and the reason itself matches the cause: a rejection for another reason (a second mutation,
+    an expired leaf) is never covered by a tag that merely happens to be present."""
+
+    def __init__(self, rid, tags, references, cause, profiles=None, kind="accept"):
         self.id = rid
-        self.detail = re.compile(detail) if detail else None  # the reference's message must match too
         self.tags = re.compile(tags)
         self.references = set(references)
+        self.cause = {k: re.compile(v) for k, v in cause.items()}
+        missing = [r for r in self.references if self.cause_for(r) is None]
+        if missing:
+            raise ValueError("rule %s names %s without a cause" % (rid, ", ".join(sorted(missing))))
         self.profiles = profiles  # None: any profile; else a set of profile names (None = default "apple")
         self.kind = kind  # "accept": certkit accepts, the reference rejects; "disagreement": certkit's backends differ
+
+    def cause_for(self, reference):
+        return self.cause.get(reference) or self.cause.get(reference.split("-")[0])
+
+    def explains(self, reference, reason):
+        c = self.cause_for(reference)
+        return c is not None and c.search(reason) is not None
 
     def applies(self, tags, profile):
         if self.profiles is not None and (profile or "apple") not in self.profiles:
@@ -48,6 +95,8 @@ class AboveAnchorRule(Rule):
 
     def applies(self, tags, profile):
         anchors = [self.RANK[t.split("@", 1)[1]] for t in tags if t.startswith("anchor@") and t.split("@", 1)[1] in self.RANK]
+        if "chain.anchor-is-leaf" in tags:
+            anchors.append(self.RANK["leaf"])
         if not anchors:
             return False
         first = min(anchors)
@@ -65,8 +114,8 @@ class AboveAnchorRule(Rule):
 class AllTagsRule(Rule):
     """A rule that applies only when every one of its patterns matches some tag of the case."""
 
-    def __init__(self, rid, patterns, references, **kw):
-        super().__init__(rid, patterns[0], references, **kw)
+    def __init__(self, rid, patterns, references, cause, **kw):
+        super().__init__(rid, patterns[0], references, cause, **kw)
         self.patterns = [re.compile(p) for p in patterns]
 
     def applies(self, tags, profile):
@@ -83,156 +132,282 @@ PYCA = ("pyca",)
 CA = r"@(root|int\d?)$"
 NONROOT_CA = r"@int\d?$"
 
+
+def ossl(*codes):
+    """An `openssl verify` error line with one of these X509_V_ERR codes, at any depth."""
+    return r"^error (%s) at \d+ depth lookup: " % "|".join(str(c) for c in codes)
+
+
+def ossl_above_leaf(*codes):
+    return r"^error (%s) at [1-9]\d* depth lookup: " % ("|".join(str(c) for c in codes) if codes else r"\d+")
+
+
+# openssl could not load a certificate file at all (the decoder's error-queue lines).
+OSSL_LOAD = r":error:[0-9A-F]+:(STORE|asn1 encoding|x509|PEM|DECODER) routines"
+
+
+def gnu(*sentences):
+    """One sentence of certtool's "Not verified." status, or one of its load errors."""
+    return r"^(%s)" % "|".join(re.escape(x) for x in sentences)
+
+
+G_ISSUER = "The certificate issuer is unknown"
+G_NOT_CA = "The certificate issuer is not a CA"
+G_SIG = "The signature in the certificate is invalid"
+G_INSECURE = "The certificate chain uses insecure algorithm"
+G_CRIT = "The certificate contains an unknown critical extension"
+G_PURPOSE = "The certificate chain does not match the intended purpose"
+G_NAME = "The name in the certificate does not match the expected"
+G_CONSTRAINTS = "The certificate chain violates the signer's constraints"
+G_LOAD = ("gnutls_x509_trust_add_trust_file", "error parsing CRTs", "Error in the certificate")
+G_EXPIRED = "The certificate chain uses expired certificate"
+
+
+def py(*fragments):
+    """pyca's message contains one of these fragments."""
+    return "|".join(re.escape(f) for f in fragments)
+
+
+# pyca could not parse a certificate's signature fields (the anchor's, for anchor-self-signature).
+PY_SIG_PARSE = r"ParseError \{ kind: \w+, location: \[(\"Certificate::signature(_alg)?\"|\"Certificate::tbs_cert\", \"TbsCertificate::signature_alg\")"
+
 RULES = [
     # The anchor is trusted as given: its own signature (algorithm, parameters, value) is never checked.
     # OpenSSL decides "self-signed" by checking that signature's algorithm against the key, and then looks for
     # the anchor's issuer; pyca and GnuTLS refuse an anchor they cannot parse or whose algorithm they ban.
-    Rule("anchor-self-signature", r"^(sigalg|sig)\.[^@]*@(?P<anchor>root|int\d?)$", ALL),
+    Rule("anchor-self-signature", r"^(sigalg|sig)\.[^@]*@(?P<anchor>root|int\d?)$", ALL,
+         cause={"openssl": ossl(2, 20, 7, 78, 68, 4) + "|" + OSSL_LOAD,
+                "gnutls": gnu(G_ISSUER, G_SIG, G_INSECURE, G_NOT_CA, *G_LOAD),
+                "pyca": PY_SIG_PARSE + "|" + py("mismatch between signatureAlgorithm and SPKI algorithm",
+                                                "Forbidden signature algorithm", "unsupported signature algorithm")}),
     # RFC 5280 section 4.2.1.x duties of the issuing CA that section 6 path validation does not check;
-    # openssl -x509_strict and pyca's web-PKI profile enforce them.
-    Rule("ca-aki-ski-presence", r"^ext\.(remove|malformed):(aki|ski)[/@]", STRICT + PYCA),
+    # openssl -x509_strict and pyca's web-PKI profile enforce them. Absence only: a malformed AKI/SKI is not a
+    # missing one.
+    Rule("ca-aki-ski-presence", r"^ext\.remove:(aki|ski)@", STRICT + PYCA,
+         cause={"openssl": ossl(85, 86),
+                "pyca": r"invalid extension: 2\.5\.29\.(35|14): Certificate is missing required extension"}),
     # OpenSSL does not list AKI, SKI or AIA among the extensions it handles when critical; certkit (and trustd,
     # and GnuTLS) process them, and "MUST mark non-critical" is a duty of the issuing CA.
-    Rule("aki-ski-criticality", r"^ext\.(criticality:(aki|ski|aia)/critical|add:(aki|ski|aia)-critical)", OPENSSL_ALL + PYCA,
-         profiles={"apple"}),
-    Rule("ca-bc-criticality", r"^(ext\.criticality:bc/(noncritical|explicit-false)|bc\.(int|root)-noncritical)" + CA, STRICT + PYCA),
-    Rule("pathlen-on-non-ca", r"^bc\.(leaf-pathlen|int-ca-false-pathlen|leaf-ca-true-pathlen)", STRICT + PYCA, profiles={"apple"}),
-    Rule("ca-ku-presence", r"^(ext\.remove:ku|ku\.(int|root)-remove)" + CA, STRICT + PYCA),
-    Rule("ku-criticality", r"^(ext\.criticality:ku/noncritical|ku\.[a-z]+-noncritical)@", PYCA),
+    Rule("aki-ski-criticality", r"^ext\.(criticality:(aki|ski|aia)/critical|add:(aki|ski|aia)-critical)@",
+         OPENSSL_ALL + PYCA, profiles={"apple"},
+         cause={"openssl": ossl(34),
+                "pyca": r"invalid extension: (2\.5\.29\.35|2\.5\.29\.14|1\.3\.6\.1\.5\.5\.7\.1\.1): Certificate extension has incorrect criticality"}),
+    Rule("ca-bc-criticality", r"^(ext\.criticality:bc/(noncritical|explicit-false)|bc\.(int|root)-noncritical)" + CA,
+         STRICT + PYCA,
+         cause={"openssl": ossl(89), "pyca": r"invalid extension: 2\.5\.29\.19: Certificate extension has incorrect criticality"}),
+    Rule("pathlen-on-non-ca", r"^bc\.(leaf-pathlen|int-ca-false-pathlen)@", STRICT + PYCA, profiles={"apple"},
+         cause={"openssl": ossl(80, 81), "pyca": py("pathLenConstraint", "pathlen")}),
+    Rule("ca-ku-presence", r"^(ext\.remove:ku|ku\.(int|root)-remove)" + CA, STRICT + PYCA,
+         cause={"openssl": ossl(92, 81), "pyca": r"invalid extension: 2\.5\.29\.15: Certificate is missing required extension"}),
+    Rule("ku-criticality", r"^(ext\.criticality:ku/noncritical|ku\.[a-z]+-noncritical)@", PYCA,
+         cause={"pyca": r"invalid extension: 2\.5\.29\.15: Certificate extension has incorrect criticality"}),
     # Encodings of DEFAULT values (BOOLEAN FALSE) that X.690 DER forbids but Apple, OpenSSL and GnuTLS accept.
-    Rule("explicit-default-false", r"^(ext\.criticality:[a-z]+/explicit-false|bc\.leaf-explicit-false)@", PYCA),
+    # The cause is the encoded DEFAULT itself; what the extension being non-critical does is other rows' business.
+    Rule("explicit-default-false", r"^(ext\.criticality:[a-z]+/explicit-false|bc\.leaf-explicit-false)@", PYCA,
+         cause={"pyca": r"kind: EncodedDefault, location: \[.*(\"Extension::critical\"|\"BasicConstraints::ca\")|DEFAULT value was explicitly encoded"}),
     # Web PKI (CA/B Forum BR) certificate-profile rules that Apple's and RFC 5280's path validation do not have.
-    Rule("webpki-serial-length", r"^serial\.(40-bytes|21-bytes|zero|negative|leading-ff)@", PYCA),
-    Rule("webpki-eku-critical", r"^(eku\.leaf-critical|ext\.criticality:eku/critical)@", PYCA),
-    Rule("webpki-nc-on-leaf", r"^nc\.on-leaf@leaf$", PYCA),
-    Rule("webpki-nc-empty", r"^nc\.empty", PYCA),
-    Rule("webpki-critical-cdp", r"^(ext\.add:cdp-critical|ext\.criticality:cdp/critical)@", PYCA),
-    Rule("webpki-leaf-is-ca", r"^bc\.leaf-ca-true", PYCA),
-    # A critical certificatePolicies extension on its own cannot change the outcome unless a policy is required;
-    # pyca and GnuTLS treat it as an unknown critical extension. (policyConstraints, inhibitAnyPolicy and
-    # policyMappings are NOT explained by it: certkit processes them (RFC 5280 section 6.1, PolicyConstraintsCheck)
-    # and only the rule below explains them, where OpenSSL's policy processing accepts the path too.)
+    Rule("webpki-serial-length", r"^serial\.(40-bytes|21-bytes|zero|negative|leading-ff)@", PYCA,
+         cause={"pyca": py("serial number", "certificate must have a serial between 1 and 20 octets")}),
+    Rule("webpki-eku-critical", r"^(eku\.leaf-critical|ext\.criticality:eku/critical)@", PYCA,
+         cause={"pyca": r"invalid extension: 2\.5\.29\.37: Certificate extension has incorrect criticality"}),
+    Rule("webpki-nc-on-leaf", r"^nc\.on-leaf@leaf$", PYCA,
+         cause={"pyca": r"invalid extension: 2\.5\.29\.30: Certificate contains prohibited extension"}),
+    Rule("webpki-nc-empty", r"^nc\.empty(\+ip-host)?@", PYCA,
+         cause={"pyca": py("nameConstraints must have non-empty permittedSubtrees or excludedSubtrees")}),
+    Rule("webpki-critical-cdp", r"^(ext\.add:cdp-critical|ext\.criticality:cdp/critical)@", PYCA,
+         cause={"pyca": r"invalid extension: 2\.5\.29\.31: certificate contains unaccounted-for critical extensions"}),
+    Rule("webpki-leaf-is-ca", r"^bc\.leaf-ca-true", PYCA,
+         cause={"pyca": py("basicConstraints.cA must not be asserted in an EE certificate",
+                           "EE keyUsage must not assert keyCertSign")}),
     # RFC 5280 section 6.1 policy processing: openssl verify -policy_check (user-initial-policy-set anyPolicy) is
     # the oracle for policy.* cases and for added critical policy extensions. When it accepts, the path is valid
-    # and GnuTLS/pyca reject only because they treat the extensions as unknown critical extensions.
+    # and GnuTLS/pyca reject only because they treat the policy extensions as unknown critical extensions -- and
+    # only that reason is explained.
     Rule("policy-gnutls-pyca-unsupported",
-         r"^(policy\.|ext\.add:(policy-constraints|inhibit-any|policy-mappings)-critical@)", ("gnutls",) + PYCA),
-    Rule("critical-certificate-policies", r"^ext\.(add:cp-critical-[a-z-]+|criticality:cp/critical)@", ("gnutls",) + PYCA),
+         r"^(policy\.|ext\.add:(policy-constraints|inhibit-any|policy-mappings)-critical@)", ("gnutls",) + PYCA,
+         cause={"gnutls": gnu(G_CRIT),
+                "pyca": r"invalid extension: 2\.5\.29\.(32|33|36|54): certificate contains unaccounted-for critical extensions"}),
+    # A critical certificatePolicies extension on its own cannot change the outcome unless a policy is required;
+    # pyca and GnuTLS treat it as an unknown critical extension.
+    Rule("critical-certificate-policies", r"^ext\.(add:cp-critical-[a-z-]+|criticality:cp/critical)@", ("gnutls",) + PYCA,
+         cause={"gnutls": gnu(G_CRIT),
+                "pyca": r"invalid extension: 2\.5\.29\.32: certificate contains unaccounted-for critical extensions"}),
     # RFC 5280 section 7.1 compares names after normalisation (case, spaces, string type); pyca and GnuTLS
-    # compare the bytes.
-    Rule("name-normalisation", r"^name\.issuer-(case|string-type|whitespace)@", ("gnutls",) + PYCA),
-    Rule("webpki-san-criticality", r"^ext\.criticality:san/critical@leaf$", PYCA),
-    Rule("empty-subject-san-noncritical", r"^san\.empty-subject-noncritical@leaf$", STRICT + PYCA),
-    Rule("utctime-before-2050", r"^validity\.generalized-pre2050@", STRICT + PYCA),
-    Rule("webpki-sigalg-allowlist", r"^sigalg\.oid:(sha224WithRSA|ecdsa-with-SHA224)/sha224@", PYCA),
-    Rule("rsa-params-absent", r"^sigalg\.params:absent@", PYCA),
-    Rule("webpki-nc-empty-dns", r"^nc\.permit-dns-empty", PYCA),
+    # compare the bytes, so they find no issuer.
+    Rule("name-normalisation", r"^name\.issuer-(case|string-type|whitespace)@", ("gnutls",) + PYCA,
+         cause={"gnutls": gnu(G_ISSUER), "pyca": py("all candidates exhausted with no interior errors")}),
+    Rule("webpki-san-criticality", r"^ext\.criticality:san/critical@leaf$", PYCA,
+         cause={"pyca": py("EE subjectAltName MUST NOT be critical when subject is nonempty")}),
+    Rule("empty-subject-san-noncritical", r"^san\.empty-subject-noncritical@leaf$", STRICT + PYCA,
+         cause={"openssl": r"^error \d+ at 0 depth lookup: .*(?i:subject|subjectAltName|SAN)",
+                "pyca": r"(?i)subjectAltName|2\.5\.29\.17"}),
+    Rule("utctime-before-2050", r"^validity\.generalized-pre2050@", STRICT + PYCA,
+         cause={"openssl": ossl(13, 14) + r"|^error \d+ at \d+ depth lookup: .*(?i:time)",
+                "pyca": py("validity dates between 1950 and 2049 must be UtcTime")}),
+    Rule("webpki-sigalg-allowlist", r"^sigalg\.oid:(sha224WithRSA|ecdsa-with-SHA224)/sha224@", PYCA,
+         cause={"pyca": py("Forbidden signature algorithm")}),
+    Rule("rsa-params-absent", r"^sigalg\.params:absent@", PYCA,
+         cause={"pyca": py("Forbidden signature algorithm")}),
+    Rule("webpki-nc-empty-dns", r"^nc\.permit-dns-empty", PYCA, cause={"pyca": py("malformed DNS name constraint")}),
+    # A dNSName subtree written with a leading period (".example.com", the URI/rfc822Name form): the apple and
+    # rfc5280 profiles read it as "below example.com", as OpenSSL and GnuTLS do; pyca refuses it as malformed.
+    # Under webpki it stays a finding.
+    Rule("dns-constraint-leading-dot", r"^nc\.permit-dns-leading-dot@", PYCA, profiles={"apple", "rfc5280"},
+         cause={"pyca": r"malformed DNS name constraint: \."}),
     # pyca's DNSName refuses host names that are not LDH (RFC 1123) before verifying anything.
-    Rule("pyca-host-syntax", r"^host\.dns:(hyphen-label|label-64|underscore|double-dot)@leaf$", PYCA, profiles={"apple"}),
+    Rule("pyca-host-syntax", r"^host\.dns:(hyphen-label|label-64|underscore|double-dot)@leaf$", PYCA, profiles={"apple"},
+         cause={"pyca": r"^ValueError: invalid domain name"}),
     # The anchor is trusted as given (RFC 5280 section 6.1.1 (d): its name and key): a v1 anchor is fine.
-    Rule("anchor-v1", r"^(ext\.field:(v1-no-exts|explicit-v1|v1-with-exts|uids-v1)@root|chain\.anchor-v1-root)$", STRICT + PYCA),
+    Rule("anchor-v1", r"^(ext\.field:(v1-no-exts|explicit-v1|v1-with-exts|uids-v1)@root|chain\.anchor-v1-root)$",
+         STRICT + PYCA,
+         cause={"openssl": ossl(79),
+                "pyca": py("certificate must be an X509v3 certificate") + r"|kind: EncodedDefault, location: \[\"Certificate::tbs_cert\", \"TbsCertificate::version\"\]"}),
     # The AKI is an identification hint (RFC 5280 section 4.2.1.1), not a path-validation input; OpenSSL
     # refuses an issuer whose name/serial disagree with authorityCertIssuer/-SerialNumber, pyca wants a keyIdentifier.
-    Rule("aki-is-a-hint", r"^ext\.add:aki-issuer-serial@", ALL),
+    Rule("aki-is-a-hint", r"^ext\.add:aki-issuer-serial@", ALL,
+         cause={"openssl": ossl(2, 20, 30, 31), "gnutls": gnu(G_ISSUER),
+                "pyca": py("authorityKeyIdentifier must contain keyIdentifier")}),
     # anyExtendedKeyUsage in a CA certificate does not restrict the chain (Apple's intermediate EKU rule);
     # OpenSSL and GnuTLS require serverAuth itself in every CA's EKU.
-    Rule("ca-eku-any", r"^eku\.(int|root)-any@", OPENSSL_ALL + ("gnutls",), profiles={"apple", "rfc5280"}),
+    Rule("ca-eku-any", r"^eku\.(int|root)-any@", OPENSSL_ALL + ("gnutls",), profiles={"apple", "rfc5280"},
+         cause={"openssl": ossl_above_leaf(26), "gnutls": gnu(G_PURPOSE)}),
     # openssl -crl_check_all wants a CRL in scope for every certificate; certkit checks revocation against the
-    # CRLs it is given and needs none (a CRL of another issuer or scope does not apply).
-    Rule("openssl-crl-coverage", r"^(crl|chain)\.", OPENSSL_ALL, detail=r"unable to get certificate CRL"),
+    # CRLs it is given and needs none (a CRL of another issuer or scope does not apply). Only that one error is
+    # explained: an invalid CA, a purpose or a path length error beside it stays a finding.
+    Rule("openssl-crl-coverage", r"^(crl|chain)\.", OPENSSL_ALL, cause={"openssl": ossl(3)}),
     # GnuTLS drops certificates that are not CAs from its trust list; certkit (like SecTrust) trusts a leaf that
-    # is itself an anchor (DESIGN section 3, normalisation).
-    Rule("leaf-is-anchor", r"^chain\.anchor-is-leaf$", ("gnutls",) + PYCA),
+    # is itself an anchor.
+    Rule("leaf-is-anchor", r"^chain\.anchor-is-leaf$", ("gnutls",) + PYCA,
+         cause={"gnutls": gnu(G_ISSUER, G_NOT_CA), "pyca": py("all candidates exhausted with no interior errors",
+                                                              "basicConstraints.cA must not be asserted",
+                                                              "certificate must be an X509v3 certificate")}),
     # A leaf that is itself the anchor and names itself as issuer without being self-signed: the anchor is trusted
     # as given; OpenSSL takes a self-issued certificate for a root and looks for its signer.
-    AllTagsRule("leaf-anchor-self-issued", [r"^chain\.anchor-is-leaf$", r"^chain\.leaf-is-ca-issuing$"], OPENSSL_ALL),
+    AllTagsRule("leaf-anchor-self-issued", [r"^chain\.anchor-is-leaf$", r"^chain\.leaf-is-ca-issuing$"], OPENSSL_ALL,
+                cause={"openssl": ossl(2, 20, 7, 19)}),
     # A self-issued intermediate (the root's name, its own key) made an anchor: OpenSSL takes it for a root and
     # looks for its signer (-partial_chain notwithstanding).
-    AllTagsRule("openssl-self-issued-anchor", [r"^chain\.self-issued-int$", r"^anchor@int$"], OPENSSL_ALL),
+    AllTagsRule("openssl-self-issued-anchor", [r"^chain\.self-issued-int$", r"^anchor@int$"], OPENSSL_ALL,
+                cause={"openssl": ossl(2, 20, 7, 19)}),
     # RFC 5280 section 6.1.4 (l): a self-issued intermediate does not count against pathLenConstraint; GnuTLS's
     # certtool counts it, and pyca then tries the root as the leaf's issuer.
-    AllTagsRule("self-issued-not-counted", [r"^chain\.self-issued-int$", r"^bc\.root-pathlen0@root$"], ("gnutls",) + PYCA),
+    AllTagsRule("self-issued-not-counted", [r"^chain\.self-issued-int$", r"^bc\.root-pathlen0@root$"], ("gnutls",) + PYCA,
+                cause={"gnutls": gnu(G_NOT_CA, G_ISSUER, G_CONSTRAINTS),
+                       "pyca": py("all candidates exhausted", "path length", "pathLenConstraint", "signature does not match")}),
     # A CRL with a bad signature beside a valid CRL of the same issuer: certkit uses the valid one (the bad one can
     # neither revoke nor mask); OpenSSL picks the bad one and fails.
-    Rule("bad-crl-beside-valid", r"^crl\.(extra-bad-crl-masking|two-crls-bad-first)$", OPENSSL_ALL, detail=r"CRL signature failure"),
+    Rule("bad-crl-beside-valid", r"^crl\.(extra-bad-crl-masking|two-crls-bad-first)$", OPENSSL_ALL,
+         cause={"openssl": ossl(8)}),
     # The presented chain runs past the anchor to the root: certkit's path ends at the first anchor; certtool walks
     # the presented list up to a certificate it cannot place.
-    AllTagsRule("presented-beyond-anchor", [r"^chain\.anchor-is-int$", r"^chain\.with-root$"], ("gnutls",)),
+    AllTagsRule("presented-beyond-anchor", [r"^chain\.anchor-is-int$", r"^chain\.with-root$"], ("gnutls",),
+                cause={"gnutls": gnu(G_ISSUER)}),
     # An empty permitted dNSName in an intermediate under a root permitting one name: certkit (and OpenSSL) apply
     # each CA's subtrees on their own; GnuTLS intersects them and refuses. pyca refuses the empty constraint.
     AllTagsRule("gnutls-nc-empty-dns-intersection", [r"^nc\.permit-dns-empty@int", r"^nc\.permit-dns-ok@root$"],
-                ("gnutls",) + PYCA),
+                ("gnutls",) + PYCA, cause={"gnutls": gnu(G_CONSTRAINTS), "pyca": py("malformed DNS name constraint")}),
     # No dNSName in the leaf, a host name in its CN: the apple and rfc5280 profiles never read the CN (names come
     # from the subjectAltName), so DNS name constraints do not apply to it; OpenSSL and GnuTLS constrain the CN.
     AllTagsRule("cn-not-constrained", [r"^san\.no-dns-cn-host@leaf$", r"^nc\."], OPENSSL_ALL + ("gnutls",),
-                profiles={"apple", "rfc5280"}),
+                profiles={"apple", "rfc5280"}, cause={"openssl": ossl(47, 48), "gnutls": gnu(G_CONSTRAINTS)}),
     # A dNSName SAN that is not a valid host name (an IP literal, a NUL) beside an excluded DNS subtree it does not
     # fall in: the apple profile compares names as trustd does; rfc5280 and webpki refuse such a SAN under any
     # DNS constraint (rfc5280.name-constraints-valid-names), as pyca does.
     AllTagsRule("apple-invalid-san-excluded", [r"^nc\.exclude-", r"^host\.(dns:san-nul|ip:.*/both)@leaf$"], PYCA,
-                profiles={"apple"}),
+                profiles={"apple"}, cause={"pyca": r"(?i)name constraint|DNS name|invalid|SAN"}),
     # directoryName constraints: certkit implements them (RFC 5280 section 4.2.1.10); pyca refuses the extension
-    # and GnuTLS refuses every certificate below an excluded directoryName (GnuTLSKnownDeviations).
-    Rule("directoryname-constraints", r"^nc\.(exclude|permit)-dirname-", ("gnutls",) + PYCA),
+    # and GnuTLS refuses every certificate below an excluded directoryName.
+    Rule("directoryname-constraints", r"^nc\.(exclude|permit)-dirname-", ("gnutls",) + PYCA,
+         cause={"gnutls": gnu(G_CONSTRAINTS, G_ISSUER), "pyca": r"(?i)name constraint|unsupported|DirectoryName"}),
     # Apple's serverAuth requirement covers leaves issued from 2019-07-01 on; before that, anyExtendedKeyUsage
     # allows TLS (certkit.eku-purpose), as trustd accepts it. OpenSSL's sslserver purpose and pyca want serverAuth.
     AllTagsRule("apple-pre-2019-any-eku", [r"^validity\.notbefore-2019-06-30", r"^eku\.leaf-any-only@leaf$"],
-                OPENSSL_ALL + PYCA, profiles={"apple"}),
+                OPENSSL_ALL + PYCA, profiles={"apple"},
+                cause={"openssl": ossl(26), "pyca": r"(?i)extended ?key ?usage|EKU|2\.5\.29\.37"}),
     # A leaf that is itself the anchor is not held to the leaf rules of the SSL profiles (apple.server-eku): with
     # anyExtendedKeyUsage alone it is trusted; OpenSSL's sslserver purpose wants serverAuth.
     AllTagsRule("anchor-leaf-any-eku", [r"^chain\.anchor-is-leaf$", r"^eku\.leaf-any-only@leaf$"], OPENSSL_ALL,
-                profiles={"apple"}),
+                profiles={"apple"}, cause={"openssl": ossl(26)}),
     # A leaf that is itself the anchor is the whole path's trust anchor: it is not checked against CRLs (RFC 5280
     # section 6.1: the anchor is not part of the path validated); OpenSSL -crl_check_all still looks for its CRL.
-    AllTagsRule("anchor-not-revocation-checked", [r"^chain\.anchor-is-leaf$", r"^crl\."], OPENSSL_ALL),
+    AllTagsRule("anchor-not-revocation-checked", [r"^chain\.anchor-is-leaf$", r"^crl\."], OPENSSL_ALL,
+                cause={"openssl": r"^error \d+ at \d+ depth lookup: .*(CRL|revoked)"}),
+    # A name that is not valid UTF-8 in a UTF8String: OpenSSL's decoder refuses the whole certificate; the core
+    # (and pyca, and GnuTLS) keep the bytes, compare names as encoded and print them escaped.
+    Rule("openssl-bad-utf8-load", r"^name\.subject-bad-utf8@", OPENSSL_ALL, cause={"openssl": OSSL_LOAD}),
+    # A distractor with the issuer's name and another key is tried first by pyca; when the real path fails too
+    # (for its own explained reason: the anchor's own signature algorithm), pyca reports only the last candidate.
+    AllTagsRule("pyca-distractor-last-error", [r"^chain\.cross-distractor-same-name$", r"^(sigalg|sig)\.[^@]*@root$"],
+                PYCA, cause={"pyca": py("signature does not match")}),
     # The path ends at the first anchor (SecTrust, RFC 5280 section 6.1.1 (d)): certificates above it are not read.
-    AboveAnchorRule("above-the-anchor", r".", ALL),
+    # Only reasons about certificates above the leaf are explained (never a host name or a leaf error).
+    AboveAnchorRule("above-the-anchor", r".", ALL,
+                    cause={"openssl": ossl_above_leaf() + "|" + OSSL_LOAD,
+                           "gnutls": gnu(G_ISSUER, G_NOT_CA, G_SIG, G_INSECURE, G_CRIT, G_PURPOSE, G_CONSTRAINTS,
+                                         G_EXPIRED, *G_LOAD),
+                           "pyca": r"candidates exhausted|^ValueError: error parsing asn1 value"}),
     # RFC 5280 section 4.1.2.5: the validity period runs from notBefore through notAfter, inclusive; OpenSSL
     # treats the notAfter second itself as expired.
-    Rule("notafter-inclusive", r"^validity\.notafter-equals-at@", OPENSSL_ALL),
-    # trustd's SecDNSMatch ignores one trailing dot on the host (the absolute form of the same DNS name); the
-    # rfc5280 and webpki profiles refuse such a host (rule certkit.host-trailing-dot), as every reference does.
+    Rule("notafter-inclusive", r"^validity\.notafter-equals-at@", OPENSSL_ALL, cause={"openssl": ossl(10)}),
     # keyCertSign in a leaf that is not a CA: a duty of the issuing CA (RFC 5280 section 4.2.1.3) that trustd does
     # not check; the rfc5280 and webpki profiles enforce it (rfc5280.key-cert-sign-requires-ca).
-    Rule("keycertsign-without-ca", r"^ku\.leaf-all@leaf$", STRICT + PYCA, profiles={"apple"}),
+    Rule("keycertsign-without-ca", r"^(ku\.leaf-all|bc\.leaf-ca-true[a-z0-9-]*)@leaf$", STRICT + PYCA, profiles={"apple"},
+         cause={"openssl": ossl(82), "pyca": py("EE keyUsage must not assert keyCertSign")}),
+    # The same leaf with an empty subject as well: openssl -x509_strict wants a subject in every certificate that
+    # asserts keyCertSign (a CA duty, RFC 5280 section 4.1.2.6); the SAN (critical, as required) names the leaf.
+    AllTagsRule("empty-subject-keycertsign", [r"^ku\.leaf-all@leaf$", r"^san\.empty-subject[a-z-]*@leaf$"], STRICT,
+                profiles={"apple"}, cause={"openssl": ossl(84)}),
     # The Netscape certificate type extension (obsolete since 2000s) is not processed by certkit, trustd, GnuTLS
     # or pyca; OpenSSL's sslserver purpose still honours it.
-    Rule("netscape-cert-type", r"^ext\.add:ns-cert-type-[a-z]+@", OPENSSL_ALL),
+    Rule("netscape-cert-type", r"^ext\.add:ns-cert-type-[a-z]+@", OPENSSL_ALL, cause={"openssl": ossl(26)}),
     # RFC 8410 EdDSA keys (and RFC 3279 DSA) under the rfc5280 profile; pyca's verifier is a Web PKI verifier.
-    Rule("rfc5280-eddsa", r"^key\.type:(ed25519|ed448|dsa)@", PYCA, profiles={"rfc5280"}),
+    Rule("rfc5280-eddsa", r"^key\.type:(ed25519|ed448|dsa)@", PYCA, profiles={"rfc5280"},
+         cause={"pyca": r"(?i)forbidden|unsupported|public key|algorithm"}),
     # anyExtendedKeyUsage alone in the leaf: RFC 5280 section 4.2.1.12 reads it as "no restriction"; OpenSSL's
     # sslserver purpose and pyca want serverAuth itself (as the apple and webpki profiles do).
-    Rule("rfc5280-any-eku", r"^eku\.leaf-any-only@leaf$", OPENSSL_ALL + PYCA + ("gnutls",), profiles={"rfc5280"}),
-    Rule("apple-host-trailing-dot", r"^host\.dns:host-trailing-dot@leaf$", ALL, profiles={"apple"}),
+    Rule("rfc5280-any-eku", r"^eku\.leaf-any-only@leaf$", OPENSSL_ALL + PYCA + ("gnutls",), profiles={"rfc5280"},
+         cause={"openssl": ossl(26), "gnutls": gnu(G_PURPOSE), "pyca": r"(?i)extended ?key ?usage|EKU|2\.5\.29\.37"}),
+    # trustd's SecDNSMatch ignores one trailing dot on the host (the absolute form of the same DNS name); the
+    # rfc5280 and webpki profiles refuse such a host (rule certkit.host-trailing-dot), as every reference does.
+    Rule("apple-host-trailing-dot", r"^host\.dns:host-trailing-dot@leaf$", ALL, profiles={"apple"},
+         cause={"openssl": ossl(62), "gnutls": gnu(G_NAME), "pyca": r"^ValueError: invalid domain name"}),
     # RFC 5280 path validation does not read the leaf's keyUsage (certkit.tls-leaf-key-usage is apple and webpki);
     # OpenSSL's sslserver purpose, certtool's serverAuth purpose and pyca want a key the handshake can use.
     Rule("rfc5280-leaf-key-usage", r"^ku\.leaf-(decipher-only|dataencipherment|certsign-only)@leaf$",
-         OPENSSL_ALL + PYCA + ("gnutls",), profiles={"rfc5280"}),
+         OPENSSL_ALL + PYCA + ("gnutls",), profiles={"rfc5280"},
+         cause={"openssl": ossl(26), "gnutls": gnu(G_PURPOSE, "Key usage violation"),
+                "pyca": r"(?i)key ?usage|2\.5\.29\.15"}),
     # The Web PKI verifiers take the anchor as given: under webpki the CA-profile rules (keyUsage present and
     # critical, subjectKeyIdentifier, basicConstraints critical) apply to intermediates only.
     Rule("webpki-anchor-as-given",
          r"^(ext\.remove:(ku|ski)|ext\.criticality:(ku|bc)/noncritical|ku\.root-(remove|noncritical)|bc\.root-noncritical)@root$",
-         STRICT + PYCA, profiles={"webpki"}),
+         STRICT + PYCA, profiles={"webpki"},
+         cause={"openssl": ossl(81, 86, 89, 92), "pyca": r"invalid extension: 2\.5\.29\.(14|15|19): "}),
 
     # Backend disagreements where one backend's library cannot read the input and that backend fails closed
-    # (the other trusts, as the core does). kind="disagreement": the two certkit backends differ.
+    # (the other trusts, as the core does). kind="disagreement": the two certkit backends differ. The cause is
+    # matched against the refusing backend's report ("certkit-backends": one reason per backend that does not
+    # trust); when one backend trusts, every reference that rejects must also be explained by an accept row.
     # GnuTLS refuses to import an anchor whose inner/outer signature algorithms differ, whose signature value is
     # empty or has unused bits, or whose signature algorithm it does not know; certkit trusts an anchor as given.
     Rule("gnutls-unimportable-anchor",
          r"^(sigalg\.(mismatch|oid)|sig\.(empty|unused-bits|truncate))[^@]*@(?P<anchor>root|int\d?|leaf)$",
-         ("certkit-backends",), kind="disagreement"),
+         ("certkit-backends",), kind="disagreement", cause={"certkit-backends": r"^gnutls="}),
     # GnuTLS matches issuer names byte for byte; the core (and OpenSSL, and trustd) compare normalised names.
-    Rule("gnutls-name-bytes", r"^name\.issuer-(case|whitespace|string-type)@", ("certkit-backends",), kind="disagreement"),
+    Rule("gnutls-name-bytes", r"^name\.issuer-(case|whitespace|string-type)@", ("certkit-backends",), kind="disagreement",
+         cause={"certkit-backends": r"^gnutls="}),
     # OpenSSL cannot decode a certificate whose name holds an invalid UTF8String; the core displays it escaped.
-    Rule("openssl-bad-utf8", r"^name\.subject-bad-utf8@", ("certkit-backends",), kind="disagreement"),
+    Rule("openssl-bad-utf8", r"^name\.subject-bad-utf8@", ("certkit-backends",), kind="disagreement",
+         cause={"certkit-backends": r"^openssl=.*(utf8|d2i_X509|BackendError)"}),
     # GnuTLS applies DNS name constraints to the subject CN of a leaf without dNSName (see cn-not-constrained).
     AllTagsRule("gnutls-nc-on-cn", [r"^san\.no-dns-cn-host@leaf$", r"^nc\."], ("certkit-backends",), kind="disagreement",
-                profiles={"apple", "rfc5280"}),
+                profiles={"apple", "rfc5280"}, cause={"certkit-backends": r"^gnutls=.*NameConstraints"}),
     # GnuTLS's path verifier cannot tell a self-issued intermediate from the same-named anchor above it once an
     # identifier is missing, and fails closed; the core links them by key.
     AllTagsRule("gnutls-nc-empty-dns-intersection-backend", [r"^nc\.permit-dns-empty@int", r"^nc\.permit-dns-ok@root$"],
-                ("certkit-backends",), kind="disagreement"),
-    Rule("gnutls-self-issued-same-name", r"^chain\.self-issued-int$", ("certkit-backends",), kind="disagreement"),
+                ("certkit-backends",), kind="disagreement", cause={"certkit-backends": r"^gnutls="}),
+    Rule("gnutls-self-issued-same-name", r"^chain\.self-issued-int$", ("certkit-backends",), kind="disagreement",
+         cause={"certkit-backends": r"^gnutls="}),
 ]
 
 
@@ -249,17 +424,30 @@ for _rule in RULES:
         _rule.profiles = {"apple", "rfc5280"}
 
 
+def backend_reasons(detail):
+    """The refusing backends' parts of certkit's `--backend both` detail ("gnutls=...; openssl=..."): one reason per
+    backend whose result is not a trusting one."""
+    out = []
+    for part in re.split(r"; (?=(?:openssl|gnutls)=)", detail or ""):
+        name, _, result = part.partition("=")
+        if result and not result.startswith(("unspecified", "proceed")):
+            out.append(part)
+    return out or [detail or ""]
+
+
 def explain(tags, rejecting, profile, kind="accept", details=None):
-    """The ids of the rules explaining every rejecting reference, or None."""
+    """The ids of the rules explaining every reason of every rejecting reference, or None."""
     used = []
     details = details or {}
     for r in rejecting:
-        hit = next((rule for rule in RULES if rule.kind == kind and r in rule.references and rule.applies(tags, profile)
-                    and (rule.detail is None or rule.detail.search(details.get(r, "")))), None)
-        if hit is None:
-            return None
-        if hit.id not in used:
-            used.append(hit.id)
+        parts = backend_reasons(details.get(r)) if r == "certkit-backends" else reasons(r, details.get(r, ""))
+        for reason in parts:
+            hit = next((rule for rule in RULES if rule.kind == kind and r in rule.references
+                        and rule.applies(tags, profile) and rule.explains(r, reason)), None)
+            if hit is None:
+                return None
+            if hit.id not in used:
+                used.append(hit.id)
     return used
 
 
@@ -270,8 +458,14 @@ def categorise(case, ck, ref, rejecting, profile):
         return "usage-error", None
     if code == "timeout" or code not in (0, 1, 3, 10, 11, 12, 13):
         return "crash", None
+    ref_details = {k: v["detail"] for k, v in ref.items()}
     if code == 3:
-        used = explain(case.mutations, ["certkit-backends"], profile, kind="disagreement")
+        used = explain(case.mutations, ["certkit-backends"], profile, kind="disagreement",
+                       details={"certkit-backends": ck.get("detail", "")})
+        if used and ck.get("trusting") and rejecting:
+            # One backend trusts: that acceptance must hold against the references like any accept.
+            also = explain(case.mutations, rejecting, profile, details=ref_details)
+            used = used + [u for u in also if u not in used] if also is not None else None
         if used:
             return "explained-disagreement", ",".join(used)
         return ("backend-disagreement" if ck.get("trusting") else "disagreement-both-reject"), None
@@ -283,7 +477,7 @@ def categorise(case, ck, ref, rejecting, profile):
         return ("agree-reject" if rejecting else "certkit-stricter"), None
     if not rejecting:
         return "agree-accept", None
-    used = explain(case.mutations, rejecting, profile, details={k: v["detail"] for k, v in ref.items()})
+    used = explain(case.mutations, rejecting, profile, details=ref_details)
     if used:
         return "explained-accept", ",".join(used)
     return "unexplained-accept", None

@@ -29,13 +29,20 @@ SAVE_PER_GROUP = 10
 _worker = {}
 
 
-def make_case(seed, index):
+def make_case(seed, index, skip=None):
+    """Case `index` of `seed`; with `skip`, the same case without its `skip`-th mutation (ablation), or
+    mutations.NotAblatable when the other mutations do not replay to the same tags without it."""
     rng = random.Random("%s:%d" % (seed, index))
     names = list(pki.SEED_WEIGHTS)
     seed_name = rng.choices(names, weights=[pki.SEED_WEIGHTS[n] for n in names])[0]
     case = pki.Case(seed_name)
     count = rng.choices([1, 2, 3], weights=[55, 30, 15])[0]
-    mutations.apply_random(case, rng, count)
+    steps = []
+    mutations.apply_random(case, rng, count, steps)
+    if skip is not None:
+        case = pki.Case(seed_name)
+        mutations.replay(case, steps, skip)
+    case.steps = len(steps)
     case.encode()
     return case
 
@@ -47,11 +54,13 @@ def _init_worker(opts):
     _worker["dir"] = tempfile.mkdtemp(prefix="certkit-diff-", dir=base)
 
 
-def run_case(index):
+def run_case(index, skip=None):
     opts = _worker["opts"]
     d = _worker["dir"]
     try:
-        case = make_case(opts["seed"], index)
+        case = make_case(opts["seed"], index, skip)
+    except mutations.NotAblatable as e:
+        return {"index": index, "skip": skip, "category": "not-ablatable", "detail": str(e), "tags": []}
     except Exception as e:  # a mutation the encoder or signer cannot produce
         return {"index": index, "category": "generator-error", "detail": "%s: %s" % (type(e).__name__, e),
                 "tags": []}
@@ -64,13 +73,37 @@ def run_case(index):
         ref = refs.run_references(d, case)
     rejecting = sorted(r for r, v in ref.items() if not v["ok"])
     category, rule = classify.categorise(case, ck, ref, rejecting, opts["profile"])
-    rec = {"index": index, "category": category, "rule": rule, "tags": case.mutations, "seed_pki": case.seed_name,
+    rec = {"index": index, "category": category, "rule": rule, "tags": case.mutations, "steps": case.steps,
+           "seed_pki": case.seed_name,
            "host": case.host, "certkit_exit": ck["exit"], "certkit": ck["detail"], "trusting_backends": ck.get("trusting", []), "rejecting": rejecting,
            "references": {k: v["detail"] for k, v in ref.items() if not v["ok"]}}
-    if category in classify.SAVED:
+    if skip is not None:
+        rec["skip"] = skip
+    if category in classify.SAVED or category in classify.EXPLAINED:
         rec["files"] = {f: open(os.path.join(d, f), "rb").read().decode() for f in os.listdir(d)}
         rec["reproducer"] = refs.reproducer(opts["certkit"], case, opts["profile"])
     return rec
+
+
+def _run_ablation(job):
+    index, skip = job
+    return run_case(index, skip)
+
+
+def run_all(fn, jobs, n, opts):
+    """fn over jobs in `n` worker processes (results in completion order)."""
+    if n <= 1:
+        _init_worker(opts)
+        try:
+            for j in jobs:
+                yield fn(j)
+        finally:
+            shutil.rmtree(_worker["dir"], ignore_errors=True)
+        return
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(n, initializer=_init_worker, initargs=(opts,)) as pool:
+        for rec in pool.imap_unordered(fn, jobs, chunksize=8):
+            yield rec
 
 
 def group_key(rec):
@@ -110,12 +143,17 @@ def reclassify(directory, profile):
 
     before, after = collections.Counter(), collections.Counter()
     groups = collections.Counter()
-    for line in open(os.path.join(directory, "findings.ndjson")):
+    lines = list(open(os.path.join(directory, "findings.ndjson")))
+    if os.path.exists(os.path.join(directory, "explained.ndjson")):
+        lines += list(open(os.path.join(directory, "explained.ndjson")))
+    for line in lines:
         rec = json.loads(line)
-        if rec["category"] not in classify.FINDINGS:
+        if rec["category"] not in classify.FINDINGS and rec["category"] not in classify.EXPLAINED:
+            continue
+        if rec.get("skip") is not None:
             continue
         case = types.SimpleNamespace(mutations=rec["tags"])
-        ck = {"exit": rec["certkit_exit"], "trusting": rec.get("trusting_backends", [])}
+        ck = {"exit": rec["certkit_exit"], "trusting": rec.get("trusting_backends", []), "detail": rec.get("certkit", "")}
         ref = {r: {"ok": r not in rec["rejecting"], "detail": rec["references"].get(r, "")} for r in refs.REFERENCES}
         if rec["certkit_exit"] != 0 and not ck["trusting"]:
             ref = {}
@@ -145,6 +183,8 @@ def main():
     ap.add_argument("--gate", default=",".join(classify.FINDINGS),
                     help="finding categories that make the exit status 1 (default: %(default)s)")
     ap.add_argument("--no-baseline", action="store_true", help="skip the check that every verifier accepts the seed PKIs")
+    ap.add_argument("--no-ablation", action="store_true",
+                    help="skip re-running explained cases without each of their mutations")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--reclassify", metavar="DIR", help="re-apply the classifier to DIR/findings.ndjson of an earlier run")
     a = ap.parse_args()
@@ -175,6 +215,8 @@ def main():
     families = collections.defaultdict(collections.Counter)
     saved = collections.Counter()
     findings_log = open(os.path.join(out, "findings.ndjson"), "w")
+    explained_log = open(os.path.join(out, "explained.ndjson"), "w")
+    explained = []
     t0 = time.time()
     last = t0
     done = 0
@@ -189,7 +231,9 @@ def main():
         counts[cat] += 1
         if rec.get("rule"):
             rules[rec["rule"]] += 1
-        if cat in classify.FINDINGS or cat in classify.SAVED or cat == "generator-error":
+        if cat in classify.EXPLAINED:
+            explained.append(rec)
+        if cat in classify.FINDINGS or cat in classify.SAVED or cat in classify.EXPLAINED or cat == "generator-error":
             groups[cat][group_key(rec)] += 1
             families[cat][family_key(rec)] += 1
             files = rec.pop("files", None)
@@ -211,7 +255,7 @@ def main():
                         json.dump({k: v for k, v in rec.items() if k != "reproducer"}, f, indent=1, sort_keys=True)
                     rec["dir"] = fd
                 rec.pop("reproducer", None)
-            findings_log.write(json.dumps(rec, sort_keys=True) + "\n")
+            (explained_log if cat in classify.EXPLAINED else findings_log).write(json.dumps(rec, sort_keys=True) + "\n")
             if len(indices) <= 50 and not a.quiet:
                 print(json.dumps(rec, indent=1, sort_keys=True), file=sys.stderr)
         now = time.time()
@@ -222,18 +266,36 @@ def main():
                      counts["backend-disagreement"], counts["crash"], counts["explained-accept"]),
                   file=sys.stderr, flush=True)
 
-    if a.jobs <= 1:
-        _init_worker(opts)
-        for i in indices:
-            handle(run_case(i))
-        shutil.rmtree(_worker["dir"], ignore_errors=True)
-    else:
-        ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(a.jobs, initializer=_init_worker, initargs=(opts,)) as pool:
-            for rec in pool.imap_unordered(run_case, indices, chunksize=8):
-                handle(rec)
-        for p in os.listdir("/dev/shm") if os.path.isdir("/dev/shm") else []:
-            pass
+    for rec in run_all(run_case, indices, a.jobs, opts):
+        handle(rec)
+    explained_log.close()
+
+    # Ablation: an explanation must hold for the cause, not for a tag that happens to be present. Every explained
+    # case with two or more mutations is re-run without each mutation in turn; an ablated case that is now an
+    # unexplained accept or a backend disagreement shows the explanation leaned on the mutation left out.
+    ablations = [(rec["index"], k) for rec in explained if rec.get("steps", 0) >= 2 for k in range(rec["steps"])]
+    ablated = collections.Counter()
+    if ablations and not a.no_ablation:
+        print("differential: ablation: %d explained cases with 2+ mutations, %d re-runs"
+              % (len({i for i, _ in ablations}), len(ablations)), file=sys.stderr, flush=True)
+        for rec in run_all(_run_ablation, ablations, a.jobs, opts):
+            ablated[rec["category"]] += 1
+            if rec["category"] in classify.ABLATION_FINDINGS:
+                rec["ablated_from"] = rec["index"]
+                rec["category"] = "ablation-unexplained"
+                counts["ablation-unexplained"] += 1
+                groups["ablation-unexplained"][group_key(rec)] += 1
+                rec.pop("reproducer", None)
+                files = rec.pop("files", None)
+                fd = os.path.join(out, "ablation-unexplained", "case-%d-without-%d" % (rec["index"], rec["skip"]))
+                os.makedirs(fd, exist_ok=True)
+                for name, text in (files or {}).items():
+                    with open(os.path.join(fd, name), "w") as f:
+                        f.write(text)
+                with open(os.path.join(fd, "case.json"), "w") as f:
+                    json.dump(rec, f, indent=1, sort_keys=True)
+                findings_log.write(json.dumps(rec, sort_keys=True) + "\n")
+        print("differential: ablation results: %s" % dict(ablated), file=sys.stderr, flush=True)
     findings_log.close()
     elapsed = time.time() - t0
 

@@ -1282,8 +1282,11 @@ def m_crl(case, rng):
     case.tag("crl.%s%s" % (v, "" if revoking else "/not-revoking"))
 
 
-def apply_random(case, rng, count):
-    """Applies `count` mutations drawn by weight (a mutation that does not apply to this case is redrawn)."""
+def apply_random(case, rng, count, steps=None):
+    """Applies `count` mutations drawn by weight (a mutation that does not apply to this case is redrawn).
+
+    `steps`, when given, receives one (rng state, function, tags added) per applied mutation, so that `replay` can
+    rebuild the case without one of them (the classifier's ablation check)."""
     total = sum(w for _, w, _ in CATALOGUE)
     done = 0
     attempts = 0
@@ -1295,6 +1298,29 @@ def apply_random(case, rng, count):
             if x <= 0:
                 break
         before = len(case.mutations)
+        state = rng.getstate()
         fn(case, rng)
         if len(case.mutations) > before:
             done += 1
+            if steps is not None:
+                steps.append((state, fn, list(case.mutations[before:])))
+
+
+class NotAblatable(Exception):
+    """Replaying the other mutations without one of them does not give the same tags (a later mutation depended
+    on the one left out): that ablation is skipped."""
+
+
+def replay(case, steps, skip):
+    """Applies every step of `steps` but number `skip` to a fresh `case`, each from its own recorded rng state."""
+    import random
+
+    for i, (state, fn, tags) in enumerate(steps):
+        if i == skip:
+            continue
+        r = random.Random()
+        r.setstate(state)
+        before = len(case.mutations)
+        fn(case, r)
+        if case.mutations[before:] != tags:
+            raise NotAblatable("step %d gave %s instead of %s" % (i, case.mutations[before:], tags))

@@ -142,7 +142,7 @@ def run_openssl(d, case, strict=False):
         return {"ok": False, "detail": "timeout"}
     out = (r.stdout + r.stderr).decode("utf-8", "replace")
     ok = r.returncode == 0 and out.rstrip().endswith(": OK")
-    detail = " | ".join(l for l in out.splitlines() if "error" in l.lower())[:300] if not ok else "OK"
+    detail = " | ".join(l for l in out.splitlines() if "error" in l.lower())[:2000] if not ok else "OK"
     return {"ok": ok, "detail": detail}
 
 
@@ -175,7 +175,7 @@ def run_gnutls(d, case):
     if ok:
         return {"ok": True, "detail": "Verified"}
     lines = [l.strip() for l in out.splitlines() if "verification output" in l or "error" in l.lower()]
-    return {"ok": False, "detail": " | ".join(lines)[-300:] or out[-300:]}
+    return {"ok": False, "detail": " | ".join(lines)[-2000:] or out[-2000:]}
 
 
 def run_pyca(case):
@@ -199,7 +199,7 @@ def run_pyca(case):
         verifier.verify(chain[0], chain[1:])
         return {"ok": True, "detail": "OK"}
     except Exception as e:  # any parse or verification failure is a rejection
-        return {"ok": False, "detail": ("%s: %s" % (type(e).__name__, e))[:300]}
+        return {"ok": False, "detail": ("%s: %s" % (type(e).__name__, e))[:1000]}
 
 
 def run_references(d, case):

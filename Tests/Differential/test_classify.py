@@ -1,0 +1,108 @@
+"""Unit tests of the differential classifier (Scripts/differential/classify.py): an explanation covers a reference's
+reason, not a tag that happens to be present. Run: python3 -m unittest discover -s Tests/Differential -p 'test_*.py'"""
+
+import os
+import sys
+import types
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Scripts", "differential"))
+import classify  # noqa: E402
+
+SUMMARY = "error /dev/shm/x/leaf.pem: verification failed"
+
+
+def ossl(*lines):
+    return " | ".join(list(lines) + [SUMMARY])
+
+
+def gnutls(*sentences):
+    return "Chain verification output: Not verified. The certificate is NOT trusted. " + " ".join(sentences)
+
+
+def run(tags, refs, exit_code=0, trusting=(), certkit="", profile=None):
+    case = types.SimpleNamespace(mutations=list(tags))
+    ref = {r: {"ok": False, "detail": d} for r, d in refs.items()}
+    ck = {"exit": exit_code, "trusting": list(trusting), "detail": certkit}
+    return classify.categorise(case, ck, ref, sorted(refs), profile)
+
+
+class ReasonsTests(unittest.TestCase):
+    def test_openssl_lines_without_the_summary(self):
+        self.assertEqual(classify.reasons("openssl", ossl("error 79 at 1 depth lookup: invalid CA certificate",
+                                                          "error 3 at 0 depth lookup: unable to get certificate CRL")),
+                         ["error 79 at 1 depth lookup: invalid CA certificate",
+                          "error 3 at 0 depth lookup: unable to get certificate CRL"])
+
+    def test_gnutls_sentences_without_the_verdict(self):
+        self.assertEqual(classify.reasons("gnutls", gnutls("The certificate issuer is unknown. The name in the "
+                                                           "certificate does not match the expected.")),
+                         ["The certificate issuer is unknown.", "The name in the certificate does not match the expected."])
+
+
+class ExplanationTests(unittest.TestCase):
+    def test_crl_coverage_explains_only_the_missing_crl(self):
+        only = {"openssl": ossl("error 3 at 0 depth lookup: unable to get certificate CRL")}
+        self.assertEqual(run(["crl.issuer-mismatch"], only)[0], "explained-accept")
+        beside = {"openssl": ossl("error 79 at 1 depth lookup: invalid CA certificate",
+                                  "error 3 at 0 depth lookup: unable to get certificate CRL")}
+        self.assertEqual(run(["crl.issuer-mismatch"], beside)[0], "unexplained-accept")
+
+    def test_anchor_signature_does_not_cover_an_expired_leaf(self):
+        tags = ["sig.garbage@root", "validity.leaf-expired@leaf"]
+        self.assertEqual(run(tags, {"openssl": ossl("error 2 at 2 depth lookup: unable to get issuer certificate")})[0],
+                         "explained-accept")
+        self.assertEqual(run(tags, {"openssl": ossl("error 10 at 0 depth lookup: certificate has expired")})[0],
+                         "unexplained-accept")
+
+    def test_policy_row_explains_only_unknown_critical_extensions(self):
+        tags = ["policy.require-explicit-ok@int"]
+        self.assertEqual(run(tags, {"gnutls": gnutls("The certificate contains an unknown critical extension.")})[0],
+                         "explained-accept")
+        self.assertEqual(run(tags, {"gnutls": gnutls("The certificate issuer is unknown.")})[0], "unexplained-accept")
+
+    def test_explicit_default_false_is_the_encoding_not_the_criticality(self):
+        tags = ["ext.criticality:nc/explicit-false@int"]
+        parse = 'ValueError: error parsing asn1 value: ParseError { kind: EncodedDefault, location: ["Certificate::tbs_cert", "TbsCertificate::raw_extensions", 4, "Extension::critical"] }'
+        self.assertEqual(run(tags, {"pyca": parse})[0], "explained-accept")
+        self.assertEqual(run(tags, {"pyca": "VerificationError: validation failed: candidates exhausted: invalid "
+                                            "extension: 2.5.29.30: Certificate extension has incorrect criticality"})[0],
+                         "unexplained-accept")
+
+    def test_missing_not_malformed_key_identifier(self):
+        reason = {"openssl-strict": ossl("error 85 at 0 depth lookup: Missing Authority Key Identifier")}
+        self.assertEqual(run(["ext.remove:aki@leaf"], reason)[0], "explained-accept")
+        self.assertEqual(run(["ext.malformed:aki/wrong-tag@leaf"], reason)[0], "unexplained-accept")
+
+    def test_pathlen_row_has_a_terminator(self):
+        reason = {"openssl-strict": ossl("error 80 at 0 depth lookup: Path length invalid for non-CA cert")}
+        self.assertEqual(run(["bc.leaf-pathlen@leaf"], reason)[0], "explained-accept")
+        self.assertEqual(run(["bc.leaf-ca-true-pathlen0@leaf"], reason)[0], "unexplained-accept")
+
+    def test_a_trusting_backend_in_a_disagreement_answers_to_the_references(self):
+        tags = ["name.subject-bad-utf8@leaf"]
+        certkit = "gnutls=unspecified; openssl=otherError BackendError@0: openssl: d2i_X509 failed: invalid utf8string"
+        load = "4047D9FCFA7F0000:error:1608010C:STORE routines:ossl_store_handle_load_result:unsupported"
+        self.assertEqual(run(tags, {"openssl": load}, exit_code=3, trusting=["gnutls"], certkit=certkit)[0],
+                         "explained-disagreement")
+        self.assertEqual(run(tags, {"pyca": "VerificationError: validation failed: no permitted name constraints "
+                                            "matched SAN"}, exit_code=3, trusting=["gnutls"], certkit=certkit)[0],
+                         "backend-disagreement")
+
+    def test_a_disagreement_row_needs_the_refusing_backend_it_names(self):
+        tags = ["sig.empty@root"]
+        gnutls_refuses = "gnutls=recoverableTrustFailure MissingIntermediate@1: no issuer; openssl=unspecified"
+        openssl_refuses = "gnutls=unspecified; openssl=recoverableTrustFailure BasicConstraints@2: x"
+        self.assertEqual(run(tags, {}, exit_code=3, trusting=["openssl"], certkit=gnutls_refuses)[0],
+                         "explained-disagreement")
+        self.assertEqual(run(tags, {}, exit_code=3, trusting=["gnutls"], certkit=openssl_refuses)[0],
+                         "backend-disagreement")
+
+    def test_every_row_has_a_cause_for_every_reference_it_names(self):
+        for rule in classify.RULES:
+            for r in rule.references:
+                self.assertIsNotNone(rule.cause_for(r), rule.id)
+
+
+if __name__ == "__main__":
+    unittest.main()
