@@ -1,0 +1,340 @@
+@testable import CertKit
+import CertKitBackends
+import CertKitTestSupport
+import Foundation
+import Testing
+
+/// Certificates re-encoded without any key (issue 26, items 1 and 2), on both backends: an ECDSA signature's `s`
+/// replaced by `n − s` (verifies on both libraries, another SHA-256), a zero-padded INTEGER or a long-form length
+/// (GnuTLS verified them), an RSA signature one byte long or short. None escapes a `deny`, a `--distrust` or a
+/// store's deny; the non-canonical encodings are `Signature` failures before any library sees them.
+@Suite("re-encoded signatures: deny binds to the certificate's identity, signatures must be canonical")
+struct SignatureReencodingAttackTests {
+    static let date = Date(timeIntervalSince1970: 1_906_502_400)  // 2030-06-01, the fixtures' verify date
+    static let p256Order = Hex.decode("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")!
+
+    /// valid-chain-ec: leaf.example ← Int EC ← Root EC, every signature ECDSA P-256.
+    struct ECPKI {
+        let leaf: Certificate
+        let intermediate: Certificate
+        let root: Certificate
+
+        init() throws {
+            let chain = try Fixtures.certificates("valid-chain-ec/chain.pem")
+            leaf = chain[0]
+            intermediate = chain[1]
+            root = try Fixtures.certificates("valid-chain-ec/root-ec.pem")[0]
+        }
+    }
+
+    // MARK: building the copies
+
+    /// `certificate` with its signature value replaced by `signature` (tbsCertificate and algorithm as they are).
+    static func resigned(_ certificate: Certificate, signature: [UInt8]) throws -> Certificate {
+        let der = certificate.derEncoded
+        let (tbs, algorithm) = try DERReader.read(der) { (top) throws(CertificateDecodingError) -> ([UInt8], [UInt8]) in
+            var outer = try top.read(DERTag.sequence, "certificate").children()
+            return try (outer.read(DERTag.sequence, "tbs").encoded, outer.read(DERTag.sequence, "algorithm").encoded)
+        }
+        return try Certificate(derEncoded: DERBuilder.sequence([tbs, algorithm, DERBuilder.tlv(0x03, [0x00] + signature)]))
+    }
+
+    /// The two INTEGERs' content octets of a DER ECDSA-Sig-Value.
+    static func scalars(_ signature: [UInt8]) throws -> (r: [UInt8], s: [UInt8]) {
+        try DERReader.read(signature) { (top) throws(CertificateDecodingError) -> ([UInt8], [UInt8]) in
+            var fields = try top.read(DERTag.sequence, "ECDSA-Sig-Value").children()
+            return try (fields.read(DERTag.integer, "r").integerBytes(), fields.read(DERTag.integer, "s").integerBytes())
+        }
+    }
+
+    /// The minimal INTEGER content octets of the unsigned big-endian `magnitude`.
+    static func integer(_ magnitude: [UInt8]) -> [UInt8] {
+        let trimmed = Array(magnitude.drop { $0 == 0 })
+        return trimmed.first.map { $0 & 0x80 != 0 } ?? true ? [0x00] + trimmed : trimmed
+    }
+
+    /// `a − b` for unsigned big-endian values with `a > b`.
+    static func subtract(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] {
+        let b = [UInt8](repeating: 0, count: max(0, a.count - b.count)) + b.drop { $0 == 0 }.suffix(a.count)
+        var result = [UInt8](repeating: 0, count: a.count)
+        var borrow = 0
+        for index in a.indices.reversed() {
+            var digit = Int(a[index]) - Int(b[index]) - borrow
+            borrow = digit < 0 ? 1 : 0
+            if digit < 0 { digit += 256 }
+            result[index] = UInt8(digit)
+        }
+        return result
+    }
+
+    static func sigValue(r: [UInt8], s: [UInt8]) -> [UInt8] {
+        DERBuilder.tlv(0x30, DERBuilder.tlv(0x02, r) + DERBuilder.tlv(0x02, s))
+    }
+
+    /// The copy anyone can make: `s` replaced by `n − s`. Another DER, the same tbsCertificate, a valid signature.
+    static func malleated(_ certificate: Certificate) throws -> Certificate {
+        let (r, s) = try scalars(certificate.signatureBytes)
+        let copy = try resigned(certificate, signature: sigValue(r: r, s: integer(subtract(p256Order, s))))
+        #expect(copy != certificate && copy.tbsCertificateBytes == certificate.tbsCertificateBytes)
+        return copy
+    }
+
+    /// `r` with one more leading zero byte (a non-minimal INTEGER; GnuTLS read it as the same value).
+    static func zeroPadded(_ certificate: Certificate) throws -> Certificate {
+        let (r, s) = try scalars(certificate.signatureBytes)
+        return try resigned(certificate, signature: sigValue(r: [0x00] + r, s: s))
+    }
+
+    /// The ECDSA-Sig-Value's SEQUENCE length in the long form (`81 len`; DER requires the short form below 128).
+    static func longForm(_ certificate: Certificate) throws -> Certificate {
+        let (r, s) = try scalars(certificate.signatureBytes)
+        let body = DERBuilder.tlv(0x02, r) + DERBuilder.tlv(0x02, s)
+        return try resigned(certificate, signature: [0x30, 0x81, UInt8(body.count)] + body)
+    }
+
+    // MARK: evaluating
+
+    static func evaluate(
+        _ backend: any TrustBackend, chain: [Certificate], anchors: [Certificate], settings: TrustSettings = .none,
+        host: String = "leaf.example", exceptions: TrustExceptions? = nil
+    ) -> TrustReport {
+        TrustEvaluator(backend: backend).evaluate(TrustEvaluation(
+            certificates: chain, policies: [.sslServer(host: host)], anchors: anchors, anchorsOnly: true,
+            verifyDate: date, trustSettings: settings, exceptions: exceptions))
+    }
+
+    static func link(_ certificate: Certificate, by signer: Certificate) throws -> SignatureInput {
+        SignatureInput(
+            scheme: try #require(certificate.signatureAlgorithm.scheme), signedBytes: certificate.tbsCertificateBytes,
+            signature: certificate.signatureBytes, signerKey: signer.publicKey)
+    }
+
+    // MARK: item 1: a malleated copy carries the original's negative settings
+
+    @Test("the premise: n − s verifies on both libraries, and the copy chains unspecified without settings")
+    func malleatedCopyVerifies() throws {
+        let pki = try ECPKI()
+        let copy = try Self.malleated(pki.intermediate)
+        for backend in BackendRegistry.standard.allBackends() {
+            #expect(try backend.verifySignature(Self.link(copy, by: pki.root)) == .valid, "\(backend.name)")
+            let report = Self.evaluate(backend, chain: [pki.leaf, copy], anchors: [pki.root])
+            #expect(report.result == .unspecified, "\(backend.name): \(report.checks)")
+        }
+    }
+
+    @Test("--distrust of an intermediate denies its malleated copy")
+    func distrustedIntermediateCopy() throws {
+        let pki = try ECPKI()
+        let copy = try Self.malleated(pki.intermediate)
+        for backend in BackendRegistry.standard.allBackends() {
+            let report = Self.evaluate(
+                backend, chain: [pki.leaf, copy], anchors: [pki.root], settings: TrustSettings(distrust: [pki.intermediate]))
+            #expect(report.result == .deny, "\(backend.name): \(report.result) \(report.checks)")
+            #expect(report.checks.count > 1 && report.checks[1].contains(.usageConstraints), "\(backend.name)")
+        }
+    }
+
+    @Test("a store's deny of an intermediate denies its malleated copy, even with the root trusted (was proceed)")
+    func storeDenyIntermediateCopy() throws {
+        let pki = try ECPKI()
+        let copy = try Self.malleated(pki.intermediate)
+        let settings = TrustSettings(certificateSettings: [
+            CertificateTrustSettings(certificate: pki.root, constraints: [.init(result: .trustRoot)]),
+            CertificateTrustSettings(certificate: pki.intermediate, constraints: [.init(result: .deny)]),
+        ])
+        for backend in BackendRegistry.standard.allBackends() {
+            let report = Self.evaluate(backend, chain: [pki.leaf, copy], anchors: [], settings: settings)
+            #expect(report.result == .deny, "\(backend.name): \(report.result) \(report.checks)")
+        }
+    }
+
+    @Test("a deny limited to another policy or host does not follow the copy further than the original")
+    func scopedDenyFollowsScope() throws {
+        let pki = try ECPKI()
+        let copy = try Self.malleated(pki.intermediate)
+        let settings = TrustSettings(certificateSettings: [
+            CertificateTrustSettings(
+                certificate: pki.intermediate, constraints: [.init(result: .deny, policy: .sslServer, host: "other.example")])
+        ])
+        for backend in BackendRegistry.standard.allBackends() {
+            #expect(Self.evaluate(backend, chain: [pki.leaf, copy], anchors: [pki.root], settings: settings).result == .unspecified)
+            #expect(Self.evaluate(backend, chain: [pki.leaf, copy], anchors: [pki.root], settings: settings, host: "other.example")
+                .result == .deny)
+        }
+    }
+
+    @Test("a leaf-bound deny denies the malleated leaf; an exception for the leaf does not cover the copy")
+    func leafBoundDecisions() throws {
+        let pki = try ECPKI()
+        let copy = try Self.malleated(pki.leaf)
+        for backend in BackendRegistry.standard.allBackends() {
+            let denied = Self.evaluate(
+                backend, chain: [copy, pki.intermediate], anchors: [pki.root], settings: TrustSettings(distrust: [pki.leaf]))
+            #expect(denied.result == .deny, "\(backend.name): \(denied.result) \(denied.checks)")
+            // An exception is a positive decision: bound to the exact leaf it was made for.
+            let original = Self.evaluate(backend, chain: [pki.leaf, pki.intermediate], anchors: [pki.root], host: "wrong.example")
+            let exceptions = try #require(original.exceptions)
+            #expect(Self.evaluate(
+                backend, chain: [pki.leaf, pki.intermediate], anchors: [pki.root], host: "wrong.example", exceptions: exceptions
+            ).result == .proceed)
+            let onCopy = Self.evaluate(
+                backend, chain: [copy, pki.intermediate], anchors: [pki.root], host: "wrong.example", exceptions: exceptions)
+            #expect(onCopy.result == .recoverableTrustFailure, "\(backend.name): \(onCopy.result)")
+        }
+    }
+
+    @Test("a trustAsRoot setting stays bound to the exact certificate: the copy is not an anchor")
+    func positiveSettingIsExact() throws {
+        let pki = try ECPKI()
+        let copy = try Self.malleated(pki.intermediate)
+        let settings = TrustSettings(certificateSettings: [
+            CertificateTrustSettings(certificate: pki.intermediate, constraints: [.init(result: .trustAsRoot)])
+        ])
+        let index = TrustSettingsIndex(settings)
+        #expect(index.isAnchor(pki.intermediate, under: .sslServer(host: "leaf.example")))
+        #expect(!index.isAnchor(copy, under: .sslServer(host: "leaf.example")))
+    }
+
+    // MARK: item 1: the identities a deny binds to
+
+    /// `certificate` with the tbsCertificate fields at `replacements` (index among the TBS's fields, version
+    /// included) replaced; the signature is left as it is (the index does not verify).
+    static func withTBSFields(_ certificate: Certificate, _ replacements: [Int: [UInt8]]) throws -> Certificate {
+        let (fields, rest) = try DERReader.read(certificate.derEncoded) { (top) throws(CertificateDecodingError) in
+            var outer = try top.read(DERTag.sequence, "certificate").children()
+            var tbs = try outer.read(DERTag.sequence, "tbs").children()
+            var fields: [[UInt8]] = []
+            while let node = try tbs.next() { fields.append(node.encoded) }
+            var rest: [[UInt8]] = []
+            while let node = try outer.next() { rest.append(node.encoded) }
+            return (fields, rest)
+        }
+        var changed = fields
+        for (index, value) in replacements { changed[index] = value }
+        return try Certificate(derEncoded: DERBuilder.sequence([DERBuilder.sequence(changed)] + rest))
+    }
+
+    static func name(_ cn: String) -> [UInt8] {
+        DERBuilder.sequence([DERBuilder.set([DERBuilder.sequence([
+            DERBuilder.tlv(0x06, [0x55, 0x04, 0x03]), DERBuilder.tlv(0x0C, Array(cn.utf8)),
+        ])])])
+    }
+
+    @Test("deny binds to issuer+serial and to subject+key, each alone; another certificate stays untouched")
+    func identities() throws {
+        let pki = try ECPKI()
+        // TBS fields of a v3 certificate: 0 version, 1 serial, 2 signature, 3 issuer, 4 validity, 5 subject, 6 SPKI.
+        let sameIssuerSerial = try Self.withTBSFields(pki.intermediate, [5: Self.name("Another Subject")])
+        let sameSubjectKey = try Self.withTBSFields(pki.intermediate, [1: DERBuilder.tlv(0x02, [0x7E, 0x57])])
+        let unrelated = try Self.withTBSFields(
+            pki.intermediate, [1: DERBuilder.tlv(0x02, [0x7E, 0x57]), 5: Self.name("Another Subject")])
+        #expect(sameIssuerSerial.serialNumber == pki.intermediate.serialNumber && sameIssuerSerial.subject != pki.intermediate.subject)
+        #expect(sameSubjectKey.serialNumber != pki.intermediate.serialNumber && sameSubjectKey.publicKey == pki.intermediate.publicKey)
+        let policy = TrustPolicy.sslServer(host: "leaf.example")
+        for settings in [
+            TrustSettings(distrust: [pki.intermediate]),
+            TrustSettings(certificateSettings: [CertificateTrustSettings(certificate: pki.intermediate, constraints: [.init(result: .deny)])]),
+        ] {
+            let index = TrustSettingsIndex(settings)
+            #expect(index.resolution(for: sameIssuerSerial, under: policy).isDenied, "issuer+serial")
+            #expect(index.resolution(for: sameSubjectKey, under: policy).isDenied, "subject+key")
+            #expect(index.resolution(for: try Self.malleated(pki.intermediate), under: policy).isDenied, "tbsCertificate")
+            #expect(!index.resolution(for: unrelated, under: policy).isDenied, "unrelated")
+            #expect(!index.resolution(for: pki.root, under: policy).isDenied && !index.resolution(for: pki.leaf, under: policy).isDenied)
+        }
+        // Deny beats a trust setting of the related certificate; allowed errors stay with their own certificate.
+        let mixed = TrustSettingsIndex(TrustSettings(certificateSettings: [
+            CertificateTrustSettings(certificate: sameSubjectKey, constraints: [.init(result: .trustAsRoot, allowedErrors: [.temporalValidity])]),
+            CertificateTrustSettings(certificate: pki.intermediate, constraints: [.init(result: .deny)]),
+        ]))
+        let resolution = mixed.resolution(for: sameSubjectKey, under: policy)
+        #expect(resolution.isDenied && !resolution.isAnchor && resolution.allowedErrors == [.temporalValidity])
+        #expect(mixed.anchors(for: [policy]).isEmpty)
+    }
+
+    // MARK: item 2: non-canonical signature values are refused before the library
+
+    @Test("zero-padded and long-form ECDSA signatures of the intermediate: Signature on both backends")
+    func nonDERECDSA() throws {
+        let pki = try ECPKI()
+        for copy in [try Self.zeroPadded(pki.intermediate), try Self.longForm(pki.intermediate)] {
+            for backend in BackendRegistry.standard.allBackends() {
+                let report = Self.evaluate(backend, chain: [pki.leaf, copy], anchors: [pki.root])
+                #expect(report.result == .recoverableTrustFailure, "\(backend.name): \(report.result)")
+                #expect(report.checks.count > 1 && report.checks[1].contains(.signature), "\(backend.name): \(report.checks)")
+                // The same with the original denied: never past the deny either.
+                let denied = Self.evaluate(
+                    backend, chain: [pki.leaf, copy], anchors: [pki.root], settings: TrustSettings(distrust: [pki.intermediate]))
+                #expect(!denied.isTrusted, "\(backend.name)")
+            }
+        }
+    }
+
+    @Test("an RSA signature one byte long (a zero byte in front) or one byte short: Signature on both backends")
+    func rsaSignatureLength() throws {
+        let chain = try Fixtures.certificates("valid-chain-rsa/chain.pem")
+        let root = try Fixtures.certificates("valid-chain-rsa/root-rsa.pem")[0]
+        let signature = chain[1].signatureBytes
+        for altered in [[0x00] + signature, Array(signature.dropFirst()), Array(signature.dropLast())] {
+            let copy = try Self.resigned(chain[1], signature: altered)
+            for backend in BackendRegistry.standard.allBackends() {
+                let report = Self.evaluate(backend, chain: [chain[0], copy], anchors: [root])
+                #expect(report.result == .recoverableTrustFailure, "\(backend.name) \(altered.count): \(report.result)")
+                #expect(report.checks.count > 1 && report.checks[1].contains(.signature), "\(backend.name): \(report.checks)")
+            }
+        }
+    }
+
+    @Test("the ECDSA-Sig-Value rules, one by one")
+    func ecdsaRules() throws {
+        let order = Self.p256Order
+        let one: [UInt8] = [0x01]
+        let nMinusOne = Self.integer(Self.subtract(order, one))
+        let valid = Self.sigValue(r: one, s: nMinusOne)
+        #expect(SignatureValueEncoding.ecdsaProblem(valid, order: Array(order)) == nil)
+        let refused: [(String, [UInt8])] = [
+            ("r = 0", Self.sigValue(r: [0x00], s: one)),
+            ("s = 0", Self.sigValue(r: one, s: [0x00])),
+            ("s = n", Self.sigValue(r: one, s: Self.integer(order))),
+            ("r = n + 1 (longer)", Self.sigValue(r: Self.integer([0x01] + [UInt8](repeating: 0, count: 32)), s: one)),
+            ("negative r", Self.sigValue(r: [0xFF], s: one)),
+            ("negative s", Self.sigValue(r: one, s: [0x80, 0x01])),
+            ("zero-padded r", Self.sigValue(r: [0x00, 0x01], s: one)),
+            ("long-form length", [0x30, 0x81, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01]),
+            ("a byte after it", valid + [0x00]),
+            ("a third INTEGER", DERBuilder.tlv(0x30, DERBuilder.tlv(0x02, one) + DERBuilder.tlv(0x02, one) + DERBuilder.tlv(0x02, one))),
+            ("only r", DERBuilder.tlv(0x30, DERBuilder.tlv(0x02, one))),
+            ("a SET", DERBuilder.tlv(0x31, DERBuilder.tlv(0x02, one) + DERBuilder.tlv(0x02, one))),
+            ("empty", []),
+        ]
+        for (what, signature) in refused {
+            #expect(SignatureValueEncoding.ecdsaProblem(signature, order: Array(order)) != nil, "\(what)")
+        }
+    }
+
+    @Test("lengths per key: RSA the modulus, Ed25519 64, Ed448 114; ECDSA on a curve of unknown order is refused")
+    func lengths() throws {
+        let rsa = try Fixtures.certificates("valid-chain-rsa/root-rsa.pem")[0].publicKey
+        guard case .rsa(let bits) = rsa.algorithm else { Issue.record("not RSA"); return }
+        let size = (bits + 7) / 8
+        #expect(SignatureValueEncoding.problem([UInt8](repeating: 1, count: size), scheme: .rsaPKCS1(.sha256), key: rsa) == nil)
+        #expect(SignatureValueEncoding.problem([UInt8](repeating: 1, count: size + 1), scheme: .rsaPKCS1(.sha256), key: rsa) != nil)
+        #expect(SignatureValueEncoding.problem([UInt8](repeating: 1, count: size - 1), scheme: .rsaPSS(.sha256, saltLength: 32), key: rsa) != nil)
+        let ed25519 = PublicKeyInfo(algorithm: .ed25519, derEncoded: [])
+        #expect(SignatureValueEncoding.problem([UInt8](repeating: 1, count: 64), scheme: .ed25519, key: ed25519) == nil)
+        #expect(SignatureValueEncoding.problem([UInt8](repeating: 1, count: 65), scheme: .ed25519, key: ed25519) != nil)
+        let ed448 = PublicKeyInfo(algorithm: .ed448, derEncoded: [])
+        #expect(SignatureValueEncoding.problem([UInt8](repeating: 1, count: 114), scheme: .ed448, key: ed448) == nil)
+        #expect(SignatureValueEncoding.problem([UInt8](repeating: 1, count: 113), scheme: .ed448, key: ed448) != nil)
+        let signature = Self.sigValue(r: [0x01], s: [0x01])
+        let explicit = PublicKeyInfo(algorithm: .ec(curve: PublicKeyInfo.explicitCurve, bits: 256), derEncoded: [])
+        #expect(SignatureValueEncoding.problem(signature, scheme: .ecdsa(.sha256), key: explicit) != nil)
+        for curve in PublicKeyParser.curves.values {
+            let key = PublicKeyInfo(algorithm: .ec(curve: curve.name, bits: curve.bits), derEncoded: [])
+            #expect(SignatureValueEncoding.problem(signature, scheme: .ecdsa(.sha256), key: key) == nil, "\(curve.name)")
+            // The order's length matches the curve: n itself is refused.
+            let order = try #require(SignatureValueEncoding.curveOrders[curve.name])
+            #expect((order.count * 8 - order[0].leadingZeroBitCount) == curve.bits, "\(curve.name)")
+        }
+    }
+}
