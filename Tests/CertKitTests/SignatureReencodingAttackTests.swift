@@ -11,7 +11,7 @@ import Testing
 @Suite("re-encoded signatures: deny binds to the certificate's identity, signatures must be canonical")
 struct SignatureReencodingAttackTests {
     static let date = Date(timeIntervalSince1970: 1_906_502_400)  // 2030-06-01, the fixtures' verify date
-    static let p256Order = Hex.decode("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")!
+    static let p256Order = ReencodedCertificate.p256Order
 
     /// valid-chain-ec: leaf.example ← Int EC ← Root EC, every signature ECDSA P-256.
     struct ECPKI {
@@ -27,70 +27,25 @@ struct SignatureReencodingAttackTests {
         }
     }
 
-    // MARK: building the copies
+    // MARK: building the copies (ReencodedCertificate)
 
-    /// `certificate` with its signature value replaced by `signature` (tbsCertificate and algorithm as they are).
     static func resigned(_ certificate: Certificate, signature: [UInt8]) throws -> Certificate {
-        let der = certificate.derEncoded
-        let (tbs, algorithm) = try DERReader.read(der) { (top) throws(CertificateDecodingError) -> ([UInt8], [UInt8]) in
-            var outer = try top.read(DERTag.sequence, "certificate").children()
-            return try (outer.read(DERTag.sequence, "tbs").encoded, outer.read(DERTag.sequence, "algorithm").encoded)
-        }
-        return try Certificate(derEncoded: DERBuilder.sequence([tbs, algorithm, DERBuilder.tlv(0x03, [0x00] + signature)]))
+        try ReencodedCertificate.withSignature(certificate, signature)
     }
 
-    /// The two INTEGERs' content octets of a DER ECDSA-Sig-Value.
-    static func scalars(_ signature: [UInt8]) throws -> (r: [UInt8], s: [UInt8]) {
-        try DERReader.read(signature) { (top) throws(CertificateDecodingError) -> ([UInt8], [UInt8]) in
-            var fields = try top.read(DERTag.sequence, "ECDSA-Sig-Value").children()
-            return try (fields.read(DERTag.integer, "r").integerBytes(), fields.read(DERTag.integer, "s").integerBytes())
-        }
-    }
+    static func integer(_ magnitude: [UInt8]) -> [UInt8] { ReencodedCertificate.integer(magnitude) }
+    static func subtract(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] { ReencodedCertificate.subtract(a, b) }
+    static func sigValue(r: [UInt8], s: [UInt8]) -> [UInt8] { ReencodedCertificate.sigValue(r: r, s: s) }
 
-    /// The minimal INTEGER content octets of the unsigned big-endian `magnitude`.
-    static func integer(_ magnitude: [UInt8]) -> [UInt8] {
-        let trimmed = Array(magnitude.drop { $0 == 0 })
-        return trimmed.first.map { $0 & 0x80 != 0 } ?? true ? [0x00] + trimmed : trimmed
-    }
-
-    /// `a − b` for unsigned big-endian values with `a > b`.
-    static func subtract(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] {
-        let b = [UInt8](repeating: 0, count: max(0, a.count - b.count)) + b.drop { $0 == 0 }.suffix(a.count)
-        var result = [UInt8](repeating: 0, count: a.count)
-        var borrow = 0
-        for index in a.indices.reversed() {
-            var digit = Int(a[index]) - Int(b[index]) - borrow
-            borrow = digit < 0 ? 1 : 0
-            if digit < 0 { digit += 256 }
-            result[index] = UInt8(digit)
-        }
-        return result
-    }
-
-    static func sigValue(r: [UInt8], s: [UInt8]) -> [UInt8] {
-        DERBuilder.tlv(0x30, DERBuilder.tlv(0x02, r) + DERBuilder.tlv(0x02, s))
-    }
-
-    /// The copy anyone can make: `s` replaced by `n − s`. Another DER, the same tbsCertificate, a valid signature.
+    /// The copy anyone can make: another DER, the same tbsCertificate, a valid signature.
     static func malleated(_ certificate: Certificate) throws -> Certificate {
-        let (r, s) = try scalars(certificate.signatureBytes)
-        let copy = try resigned(certificate, signature: sigValue(r: r, s: integer(subtract(p256Order, s))))
+        let copy = try ReencodedCertificate.malleated(certificate)
         #expect(copy != certificate && copy.tbsCertificateBytes == certificate.tbsCertificateBytes)
         return copy
     }
 
-    /// `r` with one more leading zero byte (a non-minimal INTEGER; GnuTLS read it as the same value).
-    static func zeroPadded(_ certificate: Certificate) throws -> Certificate {
-        let (r, s) = try scalars(certificate.signatureBytes)
-        return try resigned(certificate, signature: sigValue(r: [0x00] + r, s: s))
-    }
-
-    /// The ECDSA-Sig-Value's SEQUENCE length in the long form (`81 len`; DER requires the short form below 128).
-    static func longForm(_ certificate: Certificate) throws -> Certificate {
-        let (r, s) = try scalars(certificate.signatureBytes)
-        let body = DERBuilder.tlv(0x02, r) + DERBuilder.tlv(0x02, s)
-        return try resigned(certificate, signature: [0x30, 0x81, UInt8(body.count)] + body)
-    }
+    static func zeroPadded(_ certificate: Certificate) throws -> Certificate { try ReencodedCertificate.zeroPadded(certificate) }
+    static func longForm(_ certificate: Certificate) throws -> Certificate { try ReencodedCertificate.longForm(certificate) }
 
     // MARK: evaluating
 
