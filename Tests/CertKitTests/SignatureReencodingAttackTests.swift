@@ -150,6 +150,25 @@ struct SignatureReencodingAttackTests {
         #expect(!index.isAnchor(copy, under: .sslServer(host: "leaf.example")))
     }
 
+    @Test("a store with the root trusted and a malleated copy of the root denied: the chain is denied, the root not exported")
+    func storeHoldsDeniedCopy() throws {
+        let pki = try ECPKI()
+        let directory = try StoreDirectory()
+        let store = TrustStoreTests.store(directory)
+        let copy = try Self.malleated(pki.root)
+        try store.add(pki.root, constraint: .init(result: .trustRoot))
+        try store.add(copy, constraint: .init(result: .deny))
+        // Read back from the file (the format keeps certificates, and the identities come from them).
+        let settings = try store.trustSettings()
+        for backend in BackendRegistry.standard.allBackends() {
+            let report = Self.evaluate(backend, chain: [pki.leaf, pki.intermediate], anchors: [], settings: settings)
+            #expect(report.result == .deny, "\(backend.name): \(report.result) \(report.checks)")
+        }
+        let selection = try store.exportSelection()
+        #expect(selection.included.isEmpty && selection.skipped.map(\.entry.certificate) == [pki.root, copy])
+        #expect(selection.skipped.first?.reason.contains("same issuer and serial") == true)
+    }
+
     // MARK: item 1: the identities a deny binds to
 
     /// `certificate` with the tbsCertificate fields at `replacements` (index among the TBS's fields, version
@@ -236,6 +255,29 @@ struct SignatureReencodingAttackTests {
                 let report = Self.evaluate(backend, chain: [chain[0], copy], anchors: [root])
                 #expect(report.result == .recoverableTrustFailure, "\(backend.name) \(altered.count): \(report.result)")
                 #expect(report.checks.count > 1 && report.checks[1].contains(.signature), "\(backend.name): \(report.checks)")
+            }
+        }
+    }
+
+    @Test("Ed25519 with S + L (the other encoding of S): refused on both backends")
+    func ed25519ScalarPlusOrder() throws {
+        let path = try Fixtures.certificates("attacks-ed25519-chain/chain.pem")
+            + Fixtures.certificates("attacks-ed25519-chain/root-ed25519.pem")
+        // L = 2^252 + 27742317777372353535851937790883648493, little-endian.
+        let order = Array(Hex.decode("edd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010")!)
+        for (certificate, signer) in zip(path, path.dropFirst()) where certificate.signatureAlgorithm.scheme == .ed25519 {
+            var signature = certificate.signatureBytes
+            var carry = 0
+            for index in 0..<32 {
+                let sum = Int(signature[32 + index]) + Int(order[index]) + carry
+                signature[32 + index] = UInt8(sum & 0xFF)
+                carry = sum >> 8
+            }
+            #expect(carry == 0)
+            let copy = try Self.resigned(certificate, signature: signature)
+            for backend in BackendRegistry.standard.allBackends() {
+                #expect(try backend.verifySignature(Self.link(certificate, by: signer)) == .valid, "\(backend.name)")
+                #expect(try backend.verifySignature(Self.link(copy, by: signer)) != .valid, "\(backend.name) accepts S + L")
             }
         }
     }
