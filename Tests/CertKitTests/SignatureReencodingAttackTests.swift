@@ -111,6 +111,11 @@ struct SignatureReencodingAttackTests {
             CertificateTrustSettings(
                 certificate: pki.intermediate, constraints: [.init(result: .deny, policy: .sslServer, host: "other.example")])
         ])
+        // The index itself (an evaluation could also pass through the original, which is in the pool).
+        let index = TrustSettingsIndex(settings)
+        #expect(!index.resolution(for: copy, under: .sslServer(host: "leaf.example")).isDenied)
+        #expect(!index.resolution(for: copy, under: .basicX509).isDenied)
+        #expect(index.resolution(for: copy, under: .sslServer(host: "other.example")).isDenied)
         for backend in BackendRegistry.standard.allBackends() {
             #expect(Self.evaluate(backend, chain: [pki.leaf, copy], anchors: [pki.root], settings: settings).result == .unspecified)
             #expect(Self.evaluate(backend, chain: [pki.leaf, copy], anchors: [pki.root], settings: settings, host: "other.example")

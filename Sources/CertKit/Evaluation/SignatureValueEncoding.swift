@@ -7,8 +7,8 @@
 ///   signer's curve. GnuTLS verified signatures with a long-form length or a zero-padded INTEGER that OpenSSL
 ///   refuses, and each such copy of a certificate has another SHA-256. The orders are those of the named curves
 ///   the core knows (``curveOrders``); a signature by a key on any other curve is refused.
-/// - **RSA** (RFC 8017 §8.2.2, §8.1.2): the signature is exactly as long as the modulus (GnuTLS read a value with
-///   a zero byte added in front, or a leading zero byte left out, as the same integer; OpenSSL refuses both).
+/// - **RSA** (RFC 8017 §8.2.2, §8.1.2): the signature is exactly as long as the modulus (both libraries refuse
+///   another length today; the core does not leave it to them).
 /// - **EdDSA** (RFC 8032): 64 bytes for Ed25519, 114 for Ed448.
 ///
 /// Whatever passes here can still fail in the library; nothing passes here that is not one canonical encoding.
