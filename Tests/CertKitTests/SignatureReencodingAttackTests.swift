@@ -193,9 +193,9 @@ struct SignatureReencodingAttackTests {
         return try Certificate(derEncoded: DERBuilder.sequence([DERBuilder.sequence(changed)] + rest))
     }
 
-    static func name(_ cn: String) -> [UInt8] {
+    static func name(_ cn: String, tag: UInt8 = 0x0C) -> [UInt8] {
         DERBuilder.sequence([DERBuilder.set([DERBuilder.sequence([
-            DERBuilder.tlv(0x06, [0x55, 0x04, 0x03]), DERBuilder.tlv(0x0C, Array(cn.utf8)),
+            DERBuilder.tlv(0x06, [0x55, 0x04, 0x03]), DERBuilder.tlv(tag, Array(cn.utf8)),
         ])])])
     }
 
@@ -205,6 +205,10 @@ struct SignatureReencodingAttackTests {
         // TBS fields of a v3 certificate: 0 version, 1 serial, 2 signature, 3 issuer, 4 validity, 5 subject, 6 SPKI.
         let sameIssuerSerial = try Self.withTBSFields(pki.intermediate, [5: Self.name("Another Subject")])
         let sameSubjectKey = try Self.withTBSFields(pki.intermediate, [1: DERBuilder.tlv(0x02, [0x7E, 0x57])])
+        // The subject spelled another way (PrintableString, upper case, doubled space): RFC 5280 §7.1 equal.
+        let sameSubjectKeyRespelled = try Self.withTBSFields(
+            pki.intermediate, [1: DERBuilder.tlv(0x02, [0x7E, 0x57]), 5: Self.name("INT  EC", tag: 0x13)])
+        #expect(sameSubjectKeyRespelled.subject.derEncoded != pki.intermediate.subject.derEncoded)
         let unrelated = try Self.withTBSFields(
             pki.intermediate, [1: DERBuilder.tlv(0x02, [0x7E, 0x57]), 5: Self.name("Another Subject")])
         #expect(sameIssuerSerial.serialNumber == pki.intermediate.serialNumber && sameIssuerSerial.subject != pki.intermediate.subject)
@@ -217,6 +221,7 @@ struct SignatureReencodingAttackTests {
             let index = TrustSettingsIndex(settings)
             #expect(index.resolution(for: sameIssuerSerial, under: policy).isDenied, "issuer+serial")
             #expect(index.resolution(for: sameSubjectKey, under: policy).isDenied, "subject+key")
+            #expect(index.resolution(for: sameSubjectKeyRespelled, under: policy).isDenied, "subject (folded)+key")
             #expect(index.resolution(for: try Self.malleated(pki.intermediate), under: policy).isDenied, "tbsCertificate")
             #expect(!index.resolution(for: unrelated, under: policy).isDenied, "unrelated")
             #expect(!index.resolution(for: pki.root, under: policy).isDenied && !index.resolution(for: pki.leaf, under: policy).isDenied)

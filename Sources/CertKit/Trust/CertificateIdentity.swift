@@ -12,26 +12,26 @@
 /// - its **subject name and SubjectPublicKeyInfo**: the distrusted key under that name, so a certificate re-issued
 ///   or cross-signed for that key is distrusted too.
 ///
-/// Each identity is one ``EncodingKey``: a kind byte, then DER values that delimit themselves (a name and an SPKI
-/// are TLVs) or come last (the serial's content octets), so two different pairs never give the same bytes.
-package enum CertificateIdentity {
-    /// The kind byte that starts each key.
-    enum Kind: UInt8 {
-        case issuerAndSerial = 1
-        case subjectAndKey = 2
-    }
+/// Names are compared as RFC 5280 §7.1 compares them, as the chain builder matches an issuer (``FoldedNameKey``:
+/// case and spaces folded in PrintableString and UTF8String), so a name spelled another way does not undo a
+/// deny; the serial and the SubjectPublicKeyInfo byte for byte.
+enum CertificateIdentity: Hashable, Sendable {
+    /// The issuer name and serial number's content octets.
+    case issuerAndSerial(FoldedNameKey, EncodingKey)
+    /// The subject name and the whole DER SubjectPublicKeyInfo.
+    case subjectAndKey(FoldedNameKey, EncodingKey)
 
-    /// The two identities of `certificate`. (Its tbsCertificate bytes need no key of their own: equal ones hold
-    /// the same issuer, serial, subject and key.)
-    static func keys(of certificate: Certificate) -> [EncodingKey] {
+    /// The two identities of `certificate`. (Its tbsCertificate bytes need no identity of their own: equal ones
+    /// hold the same issuer, serial, subject and key.)
+    static func keys(of certificate: Certificate) -> [CertificateIdentity] {
         [
-            EncodingKey([Kind.issuerAndSerial.rawValue] + certificate.issuer.derEncoded + certificate.serialNumber),
-            EncodingKey([Kind.subjectAndKey.rawValue] + certificate.subject.derEncoded + certificate.publicKey.derEncoded),
+            .issuerAndSerial(FoldedNameKey(certificate.issuer), EncodingKey(certificate.serialNumber)),
+            .subjectAndKey(FoldedNameKey(certificate.subject), EncodingKey(certificate.publicKey.derEncoded)),
         ]
     }
 
     /// True when `a` and `b` share an identity: a negative setting of one applies to the other.
-    package static func related(_ a: Certificate, _ b: Certificate) -> Bool {
+    static func related(_ a: Certificate, _ b: Certificate) -> Bool {
         a == b || !Set(keys(of: a)).isDisjoint(with: keys(of: b))
     }
 }

@@ -21,7 +21,7 @@ package struct TrustSettingsIndex: Sendable, Hashable {
     private let anchorCandidates: [Certificate]
     /// The certificates with a `deny` constraint, under each of their identities (``CertificateIdentity``): a
     /// negative setting binds to what a re-encoded copy shares with the certificate, not to its exact DER.
-    private let deniers: [EncodingKey: [Certificate]]
+    private let deniers: [CertificateIdentity: [Certificate]]
 
     /// Indexes `settings`.
     package init(_ settings: TrustSettings) {
@@ -41,7 +41,7 @@ package struct TrustSettingsIndex: Sendable, Hashable {
             guard seen.insert(certificate).inserted else { return false }
             return constraints[certificate]?.contains { $0.result.isValid(for: certificate) && $0.result.isAnchor } ?? false
         }
-        var deniers: [EncodingKey: [Certificate]] = [:]
+        var deniers: [CertificateIdentity: [Certificate]] = [:]
         for (certificate, list) in constraints where list.contains(where: { $0.result == .deny }) {
             for key in CertificateIdentity.keys(of: certificate) { deniers[key, default: []].append(certificate) }
         }
