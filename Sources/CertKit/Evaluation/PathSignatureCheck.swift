@@ -84,14 +84,18 @@ struct PathSignatureCheck {
             backend: backend, anchor: signerIsAnchor ? anchors.map { (signer, $0) } : nil)
     }
 
-    /// Nil when `input` verifies: its key fits the scheme, the library's digest reading agrees, and the library
-    /// verifies it. Shared with CRL validation.
+    /// Nil when `input` verifies: its key fits the scheme, its signature value is one canonical encoding
+    /// (``SignatureValueEncoding``), the library's digest reading agrees, and the library verifies it. Shared
+    /// with CRL and OCSP validation.
     static func verify(
         _ input: SignatureInput, libraryDigest: LibrarySignatureDigest, backend: any TrustBackend,
         anchor: (certificate: Certificate, store: any PreparedAnchorStore)? = nil
     ) throws(BackendError) -> String? {
         guard input.scheme.accepts(input.signerKey.algorithm) else {
             return "\(input.scheme) cannot be made with a \(input.signerKey.algorithm) key"
+        }
+        if let problem = SignatureValueEncoding.problem(input.signature, scheme: input.scheme, key: input.signerKey) {
+            return problem
         }
         if case .digest(let digest) = libraryDigest, let expected = input.scheme.hash, digest != expected {
             return "\(backend.name) reads the digest as \(digest.rawValue), the allowlist as \(expected.rawValue)"

@@ -7,7 +7,9 @@ import Foundation
 /// {"version": 1, "leafSHA256": "<64 lowercase hex>", "checks": ["SSLHostname"]}
 /// ```
 /// An exceptions value applies to a later evaluation only when its leaf has that SHA-256 and every failed check
-/// of that evaluation is recoverable and in `checks`. It never covers fatal or deny failures.
+/// of that evaluation is recoverable and in `checks`. It never covers fatal or deny failures. An exception is a
+/// positive decision bound to the exact leaf: a copy of the leaf re-encoded without any key (another SHA-256) is
+/// not covered (Docs/TrustModel.md, "What a setting binds to").
 public struct TrustExceptions: Sendable, Hashable, Codable {
     /// The format version, 1.
     public var version: Int

@@ -15,12 +15,17 @@
 /// that certificate (only recoverable checks an exception could cover; never `Signature`, `Revocation`,
 /// `RevocationResponseRequired` or `PathBuildingLimit`). Constraints for another policy or host do not apply.
 /// A certificate that has a distrust setting is denied whatever its other settings say.
+///
+/// What a setting binds to (Docs/TrustModel.md): `deny` and ``distrust`` bind to the certificate's identities
+/// (``CertificateIdentity``: issuer name and serial number, subject name and public key), so they reach a copy
+/// re-encoded without any key and a certificate re-issued for the same key; `trustRoot`, `trustAsRoot`,
+/// ``alwaysTrust`` and allowed errors bind to the exact DER.
 public struct TrustSettings: Sendable, Hashable {
     /// Certificates the user always trusts: each acts as an anchor, and success through it reads `proceed`.
     /// The same as one unrestricted `trustRoot` constraint (`trustAsRoot` when the certificate is not self-signed).
     public var alwaysTrust: [Certificate]
-    /// Certificates the user distrusts: any path through one of them is `deny`. The same as one unrestricted
-    /// `deny` constraint.
+    /// Certificates the user distrusts: any path through one of them, or through a certificate with the same
+    /// issuer and serial or the same subject and key, is `deny`. The same as one unrestricted `deny` constraint.
     public var distrust: [Certificate]
     /// Certificates with their usage constraints, in the order given (a trust store's content).
     public var certificateSettings: [CertificateTrustSettings]

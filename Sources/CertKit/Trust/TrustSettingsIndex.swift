@@ -19,6 +19,9 @@ package struct TrustSettingsIndex: Sendable, Hashable {
     private let constraints: [Certificate: [TrustSettings.UsageConstraint]]
     /// Certificates that some constraint could make an anchor, in a stable order (always-trust first).
     private let anchorCandidates: [Certificate]
+    /// The certificates with a `deny` constraint, under each of their identities (``CertificateIdentity``): a
+    /// negative setting binds to what a re-encoded copy shares with the certificate, not to its exact DER.
+    private let deniers: [CertificateIdentity: [Certificate]]
 
     /// Indexes `settings`.
     package init(_ settings: TrustSettings) {
@@ -38,7 +41,12 @@ package struct TrustSettingsIndex: Sendable, Hashable {
             guard seen.insert(certificate).inserted else { return false }
             return constraints[certificate]?.contains { $0.result.isValid(for: certificate) && $0.result.isAnchor } ?? false
         }
+        var deniers: [CertificateIdentity: [Certificate]] = [:]
+        for (certificate, list) in constraints where list.contains(where: { $0.result == .deny }) {
+            for key in CertificateIdentity.keys(of: certificate) { deniers[key, default: []].append(certificate) }
+        }
         self.constraints = constraints
+        self.deniers = deniers
     }
 
     /// True when there is no setting at all.
@@ -46,8 +54,26 @@ package struct TrustSettingsIndex: Sendable, Hashable {
 
     /// What the settings say about `certificate` under `policy`: the first applying constraint whose result is
     /// `trustRoot`, `trustAsRoot` (each only where valid for the certificate) or `deny` decides; the allowed
-    /// errors of every applying constraint count (only checks an exception could cover).
+    /// errors of every applying constraint count (only checks an exception could cover). A certificate that
+    /// shares an identity (``CertificateIdentity``) with another one denied under `policy` is denied too, whatever
+    /// its own constraints say: a re-encoded copy, the same issuer and serial, or the same subject and key.
     package func resolution(for certificate: Certificate, under policy: TrustPolicy) -> Resolution {
+        var resolution = ownResolution(for: certificate, under: policy)
+        if resolution.result != .deny, isDeniedByIdentity(certificate, under: policy) { resolution.result = .deny }
+        return resolution
+    }
+
+    /// True when a certificate other than `certificate` that shares one of its identities is denied under `policy`
+    /// by its own constraints.
+    private func isDeniedByIdentity(_ certificate: Certificate, under policy: TrustPolicy) -> Bool {
+        guard !deniers.isEmpty else { return false }
+        return CertificateIdentity.keys(of: certificate).contains { key in
+            deniers[key]?.contains { $0 != certificate && ownResolution(for: $0, under: policy).isDenied } ?? false
+        }
+    }
+
+    /// What `certificate`'s own constraints say under `policy` (the first deciding one; every allowed error).
+    private func ownResolution(for certificate: Certificate, under policy: TrustPolicy) -> Resolution {
         guard let list = constraints[certificate] else { return Resolution(result: nil, allowedErrors: []) }
         var resolution = Resolution(result: nil, allowedErrors: [])
         for constraint in list where constraint.applies(to: policy) {

@@ -23,6 +23,7 @@ extension TrustStore {
     /// only "trusted for everything", so an export holds exactly the certificates with an unrestricted `trustRoot`
     /// or `trustAsRoot` setting (no policy, no host) and no `deny` setting; certificates trusted only for a policy
     /// or host, distrusted, or carrying only `unspecified` settings are left out (allowed errors are not exported).
+    /// ``exportSelection()`` also leaves out a certificate denied through another one of the store.
     public static func exportExclusionReason(_ entry: Entry) -> String? {
         if entry.constraints.contains(where: { $0.result == .deny }) { return "it has a deny setting" }
         let anchors = entry.constraints.filter { $0.result.isAnchor && $0.result.isValid(for: entry.certificate) }
@@ -35,16 +36,26 @@ extension TrustStore {
 
     /// Splits the store into the anchors an export writes and the certificates it leaves out
     /// (``exportExclusionReason(_:)``).
+    /// A certificate that shares an identity with one that has a deny setting (``CertificateIdentity``: the same
+    /// issuer and serial, or the same subject and key) is left out too: an evaluation denies it.
     public func exportSelection() throws(TrustStoreError) -> Export {
         var export = Export(included: [], skipped: [], files: [])
-        for entry in try entries() {
-            if let reason = Self.exportExclusionReason(entry) {
+        let entries = try entries()
+        let denied = entries.filter { $0.constraints.contains { $0.result == .deny } }.map(\.certificate)
+        for entry in entries {
+            if let reason = Self.exportExclusionReason(entry) ?? Self.relatedDenial(entry.certificate, denied) {
                 export.skipped.append(Export.Skipped(entry: entry, reason: reason))
             } else {
                 export.included.append(entry)
             }
         }
         return export
+    }
+
+    /// Why `certificate` is denied through another certificate of `denied`, or nil.
+    static func relatedDenial(_ certificate: Certificate, _ denied: [Certificate]) -> String? {
+        guard denied.contains(where: { $0 != certificate && CertificateIdentity.related($0, certificate) }) else { return nil }
+        return "a certificate with the same issuer and serial, or the same subject and key, has a deny setting"
     }
 
     /// The exported anchors as one PEM bundle (each preceded by `#` lines with its subject and SHA-256, which
