@@ -100,6 +100,20 @@ struct KeyBoundsTests {
         #expect(try Self.dsa(p: Self.integer(bits: 2048, even: true), q: q, g: g, y: y).encodingProblem != nil, "even p")
     }
 
+    /// CRLs and OCSP responses go through the same verification (`PathSignatureCheck.verify`): a refused key is
+    /// refused there before any library sees the signature.
+    @Test("a signature by a refused key is never handed to the library", arguments: BackendRegistry.standard.names)
+    func verifyRefusesTheKey(backend: String) throws {
+        let key = try Self.rsa(modulus: Self.integer(bits: 16384), exponent: Self.integer(bits: 16383))
+        let input = SignatureInput(
+            scheme: .rsaPKCS1(.sha256), signedBytes: Array("signed".utf8), signature: [UInt8](repeating: 0x5A, count: 2048),
+            signerKey: key)
+        let verdict = try PathSignatureCheck.verify(
+            input, libraryDigest: .unknown, backend: try #require(BackendRegistry.standard.backend(named: backend)))
+        #expect(verdict?.hasPrefix("the signer's key is refused: the RSA public exponent is longer than 64 bits") == true,
+                "\(backend): \(verdict ?? "valid")")
+    }
+
     /// The issue's chain (attacks-key-bounds-junk-issuers): both backends, second opinion on, finish fast with the
     /// junk intermediate's key failure.
     @Test("the junk-intermediates DoS chain ends fast with a key failure", arguments: BackendRegistry.standard.names)

@@ -79,6 +79,29 @@ struct PKCS12IterationBoundTests {
         #expect(sum.contains("(Limits.maxPKCS12TotalIterations)"))
     }
 
+    @Test("the PKCS#12 PBE count (RC2/3DES of a legacy file) is bounded too, before OpenSSL's legacy refusal", arguments: backends)
+    func legacyCounts(backend: String) throws {
+        var limits = Limits.default
+        limits.maxPKCS12Iterations = 2047  // the legacy file's MAC is SHA-1 with 2048 iterations
+        limits.maxPKCS12TotalIterations = .max
+        guard case .failure(.limitExceeded(let mac)) = try outcome(backend, "client-legacy.p12", limits) else {
+            Issue.record("\(backend): the legacy file's MAC count passes a bound of 2047")
+            return
+        }
+        #expect(mac.hasPrefix("the PKCS#12 MAC asks for 2048"))
+        // With the MAC's count made 2047 (INTEGER 2048 is the MacData's last field, the file's last four bytes), the
+        // PKCS#12 PBE count of the encrypted certificates (RC2-40, 2048) is refused.
+        var bytes = try IdentityFixtures.bytes("client-legacy.p12")
+        #expect(bytes.suffix(4).elementsEqual([0x02, 0x02, 0x08, 0x00]))
+        bytes[bytes.count - 2] = 0x07
+        bytes[bytes.count - 1] = 0xFF
+        let importer = importer(backend, limits)
+        #expect(throws: IdentityError.limitExceeded(
+            "an encrypted content asks for 2048 key-derivation iterations, more than 2047 (Limits.maxPKCS12Iterations)")) {
+            try importer.importPKCS12(bytes, password: IdentityFixtures.password)
+        }
+    }
+
     @Test("files written by OpenSSL still import: modern, certificates only, legacy on GnuTLS", arguments: backends)
     func existingFiles(backend: String) throws {
         #expect(throws: Never.self) { try outcome(backend, "client.p12").get() }
