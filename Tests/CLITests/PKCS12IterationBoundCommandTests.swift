@@ -41,6 +41,19 @@ struct PKCS12IterationBoundCommandTests {
         #expect(run.stderr.split(separator: "\n").map(String.init) == [refusal], "\(tls): \(run.stderr)")
     }
 
+    @Test("connect --cert --key refuses an encrypted key file whose count is past the bound", arguments: IdentityPaths.backends)
+    func connectKeyFile(tls: String) {
+        let key = IdentityPaths.fixture("bounds-key-over.key")
+        let run = certkitConnect("127.0.0.1:1", [
+            "--tls", tls, "--cert", IdentityPaths.fixture("client-chain.pem"), "--key", key,
+        ] + password)
+        #expect(run.status == 1)
+        #expect(run.stderr.split(separator: "\n").map(String.init) == [
+            "certkit: \(key): refused before any key derivation: the encrypted private key asks for 1000001 "
+                + "key-derivation iterations, more than 1000000 (Limits.maxPKCS12Iterations)",
+        ], "\(tls): \(run.stderr)")
+    }
+
     @Test("a normal file is read as before", arguments: IdentityPaths.backends)
     func control(backend: String) {
         let run = certkit(["inspect", "--backend", backend, IdentityPaths.fixture("bounds-control.p12")] + password)

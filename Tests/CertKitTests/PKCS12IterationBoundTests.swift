@@ -102,6 +102,26 @@ struct PKCS12IterationBoundTests {
         }
     }
 
+    @Test("an encrypted PKCS#8 key file (PEM or DER) is bounded the same way", arguments: backends)
+    func keyFiles(backend: String) throws {
+        let certificates = try IdentityFixtures.certificates("client-chain.pem")
+        for file in ["bounds-key-over.key", "bounds-key-over.der"] {
+            let key = try IdentityFixtures.bytes(file)
+            #expect(throws: IdentityError.limitExceeded(
+                "the encrypted private key asks for 1000001 key-derivation iterations, more than 1000000 (Limits.maxPKCS12Iterations)"),
+                "\(backend) \(file)") {
+                try importer(backend).importIdentity(certificates: certificates, privateKey: key, password: IdentityFixtures.password)
+            }
+        }
+        // The key files OpenSSL writes (PBES2, 2048 iterations) and plain keys import as before.
+        for file in ["client-encrypted.key", "client.key"] {
+            let key = try IdentityFixtures.bytes(file)
+            #expect(throws: Never.self, "\(backend) \(file)") {
+                try importer(backend).importIdentity(certificates: certificates, privateKey: key, password: IdentityFixtures.password)
+            }
+        }
+    }
+
     @Test("files written by OpenSSL still import: modern, certificates only, legacy on GnuTLS", arguments: backends)
     func existingFiles(backend: String) throws {
         #expect(throws: Never.self) { try outcome(backend, "client.p12").get() }

@@ -45,6 +45,8 @@ public struct GnuTLSIdentityImporter: IdentityImporter {
         throws(IdentityError) -> Identity
     {
         guard let leaf = certificates.first else { throw .noCertificate }
+        var budget = PKCS12KeyDerivationBudget(limits: limits)
+        try budget.check(privateKeyFile: privateKey)
         let key = try GnuTLSPrivateKey(encoded: privateKey, password: password)
         return try Self.identity(leaf: leaf.derEncoded, others: certificates.dropFirst().map(\.derEncoded), key: key)
     }

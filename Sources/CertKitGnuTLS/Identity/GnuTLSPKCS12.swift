@@ -75,7 +75,8 @@ final class GnuTLSPKCS12 {
     /// as `gnutls_pkcs12_simple_parse` does. A content that does not decrypt is left to it (it fails there the same
     /// way, before deriving a key for what it holds).
     private func checkEncryptedKeys(password: SecretBytes, budget: inout PKCS12KeyDerivationBudget) throws(IdentityError) {
-        for index in 0..<Int32(1024) {
+        // Every content, however many (the core walked them all; `gnutls_pkcs12_simple_parse` has no cap either).
+        for index in 0..<Int32.max {
             var bag: gnutls_pkcs12_bag_t?
             guard gnutls_pkcs12_bag_init(&bag) >= 0, let bag else { break }
             defer { gnutls_pkcs12_bag_deinit(bag) }

@@ -53,6 +53,8 @@ public struct OpenSSLIdentityImporter: IdentityImporter {
         throws(IdentityError) -> Identity
     {
         guard let leaf = certificates.first else { throw .noCertificate }
+        var budget = PKCS12KeyDerivationBudget(limits: limits)
+        try budget.check(privateKeyFile: privateKey)
         let key = try OpenSSLPrivateKey(encoded: privateKey, password: password)
         return try Self.identity(leaf: leaf.derEncoded, others: certificates.dropFirst().map(\.derEncoded), key: key)
     }

@@ -46,12 +46,12 @@ package struct PKCS12KeyDerivationBudget: Sendable {
 
     /// Checks the encryption of an EncryptedPrivateKeyInfo (RFC 5958 §3: a shrouded key's bag value, DER) that the
     /// file held encrypted.
-    package mutating func check(encryptedPrivateKeyInfo der: [UInt8]) throws(IdentityError) {
+    package mutating func check(encryptedPrivateKeyInfo der: [UInt8], what: String = "a shrouded key") throws(IdentityError) {
         do {
             try PKCS12StructureWalk.reading(BERNormalizer.normalize(der)) { reader in
                 var fields = try reader.read(DERTag.sequence, "EncryptedPrivateKeyInfo").children()
                 try PKCS12StructureWalk.encryption(
-                    fields.read(DERTag.sequence, "EncryptedPrivateKeyInfo algorithm"), what: "a shrouded key", budget: &self)
+                    fields.read(DERTag.sequence, "EncryptedPrivateKeyInfo algorithm"), what: what, budget: &self)
             }
         } catch let error as IdentityError {
             throw error
