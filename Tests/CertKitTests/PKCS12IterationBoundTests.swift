@@ -23,10 +23,18 @@ struct PKCS12IterationBoundTests {
         }
     }
 
-    @Test("a normal file (every count 2048, the key shrouded inside the encrypted content) imports", arguments: backends)
-    func control(backend: String) throws {
-        let identity = try outcome(backend, "bounds-control.p12").get()
+    @Test("a normal file (every count 2048, the key shrouded inside the encrypted content) imports, DER or BER",
+          arguments: backends, ["bounds-control.p12", "bounds-control-ber.p12"])
+    func control(backend: String, file: String) throws {
+        let identity = try outcome(backend, file).get()
         #expect(identity.certificates == (try IdentityFixtures.certificates("client-chain.pem")))
+        // The core read the BER file's counts too.
+        var limits = Limits.default
+        limits.maxPKCS12Iterations = 2047
+        guard case .failure(.limitExceeded) = try outcome(backend, file, limits) else {
+            Issue.record("\(backend) \(file): a count of 2048 passes a bound of 2047")
+            return
+        }
     }
 
     @Test("one count past the bound is refused, wherever it is", arguments: backends, [
