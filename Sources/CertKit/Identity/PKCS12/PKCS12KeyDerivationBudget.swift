@@ -82,8 +82,9 @@ package struct PKCS12KeyDerivationBudget: Sendable {
                 "\(what) asks for \(shown) key-derivation iterations, more than \(limits.maxPKCS12Iterations) "
                     + "(Limits.maxPKCS12Iterations)")
         }
-        total += count
-        guard total <= limits.maxPKCS12TotalIterations else {
+        let (sum, overflow) = total.addingReportingOverflow(count)
+        total = overflow ? .max : sum
+        guard total <= limits.maxPKCS12TotalIterations, !overflow else {
             throw .limitExceeded(
                 "the PKCS#12 file asks for more than \(limits.maxPKCS12TotalIterations) key-derivation iterations in "
                     + "all (Limits.maxPKCS12TotalIterations)")
