@@ -6,6 +6,10 @@
 ///
 /// A signature over a broken digest (MD2/MD4/MD5) is not verified: ``AlgorithmStrengthCheck`` makes the
 /// certificate a fatal `WeakSignature` whatever its signature, so forged and genuine ones get the same verdict.
+/// Likewise a signature by a key the core refuses (``PublicKeyInfo/encodingProblem``: malformed, or beyond the key
+/// bounds of ``Limits``, such as a 16,384-bit RSA modulus with a 16,383-bit exponent) is never handed to the
+/// library: `PublicKeyUsabilityCheck` makes the signer a fatal `WeakKeySize` wherever it is in the path, so no
+/// library spends work on it and both backends give the same verdict.
 struct PathSignatureCheck {
     let backend: any TrustBackend
     /// Whether the library's reading of each certificate's digest is compared with the allowlist's (part of the
@@ -42,6 +46,8 @@ struct PathSignatureCheck {
         for index in certificates.indices.dropLast() {
             let certificate = certificates[index]
             if certificate.signatureAlgorithm.hash?.isBroken == true { continue }
+            // A refused signer key is a fatal key problem of its own: nothing it signed is verified.
+            if certificates[index + 1].publicKey.encodingProblem != nil { continue }
             let link = Link(certificate: certificate, signerKey: EncodingKey(certificates[index + 1].publicKey.derEncoded))
             let failure: String?
             if let known = verdicts[link] {
@@ -91,6 +97,7 @@ struct PathSignatureCheck {
         _ input: SignatureInput, libraryDigest: LibrarySignatureDigest, backend: any TrustBackend,
         anchor: (certificate: Certificate, store: any PreparedAnchorStore)? = nil
     ) throws(BackendError) -> String? {
+        if let problem = input.signerKey.encodingProblem { return "the signer's key is refused: \(problem)" }
         guard input.scheme.accepts(input.signerKey.algorithm) else {
             return "\(input.scheme) cannot be made with a \(input.signerKey.algorithm) key"
         }

@@ -287,7 +287,9 @@ public final class TrustEvaluator: Sendable {
             // every policy.
             var common = findings
             var added = PathFindings(count: path.certificates.count)
-            if configuration.librarySecondOpinion {
+            // A path with a key the core refuses is never shown to the library (its verifier would spend on
+            // that key the work the core bounds; the path already fails with a fatal WeakKeySize).
+            if configuration.librarySecondOpinion, !path.certificates.contains(where: { $0.publicKey.encodingProblem != nil }) {
                 var weighed = everything
                 weighed.weigh(
                     try backend.libraryVerdict(on: path, anchors: store, at: date, crls: revocationOutcome.usableCRLs),

@@ -14,6 +14,9 @@ public enum IdentityError: Error, Sendable, Hashable, CustomStringConvertible {
     case noCertificate
     /// The bytes are not a PKCS#12 file or a private key this library reads; the associated value is the reason.
     case malformed(String)
+    /// The file asks for more work than ``Limits`` allows (a PKCS#12 iteration count); the associated value says
+    /// which bound.
+    case limitExceeded(String)
     /// The library failed for another reason.
     case library(String)
 
@@ -34,6 +37,8 @@ public enum IdentityError: Error, Sendable, Hashable, CustomStringConvertible {
             "no certificate for the private key in the file"
         case .malformed(let reason):
             "not a readable PKCS#12 file or private key: \(reason)"
+        case .limitExceeded(let reason):
+            "refused before any key derivation: \(reason)"
         case .library(let reason):
             reason
         }

@@ -43,7 +43,32 @@
 /// | ``evaluationFetchTimeout`` | 15 s | all network requests of one evaluation |
 /// | ``maxFetchBytes`` | 4 MiB | one fetched body |
 /// | ``maxFetchCacheEntries`` | 256 | bodies kept by a ``NetworkAccess`` cache |
+/// | ``maxPKCS12Iterations`` | 1,000,000 | one key derivation of a PKCS#12 file (MAC, encrypted content, shrouded key) |
+/// | ``maxPKCS12TotalIterations`` | 3,000,000 | all key derivations of one PKCS#12 file |
+///
+/// Fixed bounds on what a key may be (not configurable: they say which keys certkit verifies with at all; a key
+/// beyond them is a fatal `WeakKeySize`, `certkit.spki-encoding`, and signs nothing: no signature is verified with
+/// it, as OpenSSL would not verify with it either, whichever backend runs):
+///
+/// | bound | value | why |
+/// |---|---|---|
+/// | ``maxRSAModulusBits`` | 16,384 | OpenSSL's `OPENSSL_RSA_MAX_MODULUS_BITS`; GnuTLS (nettle) has no bound |
+/// | ``maxRSAExponentBits`` | 64 | OpenSSL's `OPENSSL_RSA_MAX_PUBEXP_BITS` (which it applies above 3,072-bit moduli); GnuTLS has none |
+/// | ``maxDSAPrimeBits`` | 10,000 | OpenSSL's `OPENSSL_DSA_MAX_MODULUS_BITS` |
 public struct Limits: Sendable, Hashable {
+    // MARK: Keys (fixed)
+
+    /// The longest RSA modulus, in bits, certkit verifies with. Verifying costs about the square of the modulus
+    /// length times the exponent's length: a 16,384-bit modulus with a 16,383-bit exponent costs GnuTLS about a
+    /// second per signature, where a 4,096-bit key with e = 65537 costs microseconds.
+    public static let maxRSAModulusBits = 16_384
+    /// The longest RSA public exponent, in bits (real keys use 65537, 17 bits). An exponent must also be odd and at
+    /// least 3.
+    public static let maxRSAExponentBits = 64
+    /// The longest DSA prime p, in bits (q must be 160, 224 or 256 bits, FIPS 186-4).
+    public static let maxDSAPrimeBits = 10_000
+
+
     // MARK: Inputs (parsing bounds: input errors)
 
     /// The most bytes of one input.
@@ -134,6 +159,19 @@ public struct Limits: Sendable, Hashable {
         self.maxQueued = maxQueued
         self.maxIssuerComparisons = maxIssuerComparisons
     }
+
+    // MARK: PKCS#12 (identity import: IdentityError.limitExceeded, an input error)
+
+    /// The largest iteration count of one key derivation of a PKCS#12 file: its MAC (PKCS#12 KDF, or PBKDF2 under
+    /// PBMAC1), an encrypted content or a shrouded key (PBKDF2, PKCS#12 KDF or PBES1), checked before the library
+    /// derives anything. OpenSSL 3.0 and GnuTLS 3.7 accept any count (up to 2^31 − 1 and 2^32 − 1, which cost them
+    /// about 20 minutes); files in use ask for 2,048 (OpenSSL), 2,000 to 10,000 (Windows, Java, macOS), up to
+    /// 600,000 (PBKDF2 as OWASP advises): 1,000,000 leaves room for all, at about half a second of work.
+    public var maxPKCS12Iterations: Int = 1_000_000
+    /// The largest sum of the iteration counts of one PKCS#12 file (every key derivation it asks for): three at
+    /// the bound above (the MAC, the certificates, the key), so a file of thousands of encrypted bags cannot
+    /// multiply the work.
+    public var maxPKCS12TotalIterations: Int = 3_000_000
 
     // MARK: Network (only when an evaluation allows fetching; a bound reached is a failed fetch: no answer)
 

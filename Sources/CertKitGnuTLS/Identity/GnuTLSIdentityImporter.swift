@@ -9,11 +9,22 @@ public struct GnuTLSIdentityImporter: IdentityImporter {
     /// `gnutls`.
     public let name = "gnutls"
 
+    /// The bounds on the work a PKCS#12 file may ask for (``Limits/maxPKCS12Iterations``,
+    /// ``Limits/maxPKCS12TotalIterations``), checked before GnuTLS reads the file.
+    public let limits: Limits
+
     /// Creates an importer.
-    public init() {}
+    public init(limits: Limits = .default) { self.limits = limits }
+
+    /// The contents of `pkcs12`, its iteration counts checked first (``PKCS12KeyDerivationBudget``).
+    private func contents(_ pkcs12: [UInt8], password: SecretBytes) throws(IdentityError) -> GnuTLSPKCS12.Contents {
+        var budget = PKCS12KeyDerivationBudget(limits: limits)
+        try budget.check(pfx: pkcs12)
+        return try GnuTLSPKCS12(der: pkcs12).parse(password: password, budget: &budget)
+    }
 
     public func importPKCS12(_ pkcs12: [UInt8], password: SecretBytes) throws(IdentityError) -> Identity {
-        let contents = try GnuTLSPKCS12(der: pkcs12).parse(password: password)
+        let contents = try contents(pkcs12, password: password)
         guard let key = contents.key, let leaf = contents.certificate else {
             // GnuTLS pairs a key with its certificate by key id; when it found no pair, the bags say why.
             switch (contents.hasKey || contents.key != nil, contents.hasCertificate || !contents.others.isEmpty) {
@@ -26,7 +37,7 @@ public struct GnuTLSIdentityImporter: IdentityImporter {
     }
 
     public func pkcs12Certificates(_ pkcs12: [UInt8], password: SecretBytes) throws(IdentityError) -> [Certificate] {
-        let contents = try GnuTLSPKCS12(der: pkcs12).parse(password: password)
+        let contents = try contents(pkcs12, password: password)
         return try IdentityCertificates.decode((contents.certificate.map { [$0] } ?? []) + contents.others)
     }
 
@@ -34,6 +45,8 @@ public struct GnuTLSIdentityImporter: IdentityImporter {
         throws(IdentityError) -> Identity
     {
         guard let leaf = certificates.first else { throw .noCertificate }
+        var budget = PKCS12KeyDerivationBudget(limits: limits)
+        try budget.check(privateKeyFile: privateKey)
         let key = try GnuTLSPrivateKey(encoded: privateKey, password: password)
         return try Self.identity(leaf: leaf.derEncoded, others: certificates.dropFirst().map(\.derEncoded), key: key)
     }

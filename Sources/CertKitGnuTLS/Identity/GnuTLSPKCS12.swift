@@ -34,11 +34,14 @@ final class GnuTLSPKCS12 {
     }
 
     /// Checks the MAC with `password` (`gnutls_pkcs12_verify_mac`), then reads the key and its chain
-    /// (`gnutls_pkcs12_simple_parse`, which pairs them by key id).
-    func parse(password: SecretBytes) throws(IdentityError) -> Contents {
+    /// (`gnutls_pkcs12_simple_parse`, which pairs them by key id). The shrouded keys of encrypted contents are
+    /// charged to `budget` once their content is decrypted, before GnuTLS derives a key for them (the caller
+    /// checked, with the same budget, what the file shows without the password).
+    func parse(password: SecretBytes, budget: inout PKCS12KeyDerivationBudget) throws(IdentityError) -> Contents {
         let mac = password.withCString { gnutls_pkcs12_verify_mac(handle, $0) }
         if mac == GNUTLS_E_MAC_VERIFY_FAILED { throw .wrongPassword }
         if mac < 0 { throw .malformed("gnutls_pkcs12_verify_mac: \(GnuTLSLibrary.errorString(mac))") }
+        try checkEncryptedKeys(password: password, budget: &budget)
 
         var key: gnutls_x509_privkey_t?
         var chain: UnsafeMutablePointer<gnutls_x509_crt_t?>?
@@ -66,6 +69,31 @@ final class GnuTLSPKCS12 {
             }
         }
         return Contents(key: owned, certificate: chainDER.first, others: Array(chainDER.dropFirst()) + extraDER)
+    }
+
+    /// Charges to `budget` the encryption of every shrouded key inside an encrypted content, decrypting the contents
+    /// as `gnutls_pkcs12_simple_parse` does. A content that does not decrypt is left to it (it fails there the same
+    /// way, before deriving a key for what it holds).
+    private func checkEncryptedKeys(password: SecretBytes, budget: inout PKCS12KeyDerivationBudget) throws(IdentityError) {
+        // Every content, however many (the core walked them all; `gnutls_pkcs12_simple_parse` has no cap either).
+        for index in 0..<Int32.max {
+            var bag: gnutls_pkcs12_bag_t?
+            guard gnutls_pkcs12_bag_init(&bag) >= 0, let bag else { break }
+            defer { gnutls_pkcs12_bag_deinit(bag) }
+            guard gnutls_pkcs12_get_bag(handle, index, bag) >= 0 else { break }
+            guard gnutls_pkcs12_bag_get_type(bag, 0) == GNUTLS_BAG_ENCRYPTED.rawValue else { continue }
+            guard password.withCString({ gnutls_pkcs12_bag_decrypt(bag, $0) }) >= 0 else { return }
+            for element in 0..<max(0, gnutls_pkcs12_bag_get_count(bag)) {
+                let type = gnutls_pkcs12_bag_type_t(UInt32(bitPattern: gnutls_pkcs12_bag_get_type(bag, UInt32(element))))
+                guard type == GNUTLS_BAG_PKCS8_ENCRYPTED_KEY else { continue }
+                // The datum stays owned by the bag; the encrypted key's bytes are copied.
+                var datum = gnutls_datum_t()
+                guard gnutls_pkcs12_bag_get_data(bag, UInt32(element), &datum) >= 0, let data = datum.data else {
+                    throw .malformed("an unreadable shrouded key")
+                }
+                try budget.check(encryptedPrivateKeyInfo: Array(UnsafeBufferPointer(start: data, count: Int(datum.size))))
+            }
+        }
     }
 
     /// Whether the file holds a (possibly encrypted) key bag, and the DER of every certificate bag, in the file's

@@ -17,11 +17,22 @@ public struct OpenSSLIdentityImporter: IdentityImporter {
     /// `openssl`.
     public let name = "openssl"
 
+    /// The bounds on the work a PKCS#12 file may ask for (``Limits/maxPKCS12Iterations``,
+    /// ``Limits/maxPKCS12TotalIterations``), checked before OpenSSL reads the file.
+    public let limits: Limits
+
     /// Creates an importer.
-    public init() {}
+    public init(limits: Limits = .default) { self.limits = limits }
+
+    /// The contents of `pkcs12`, its iteration counts checked first (``PKCS12KeyDerivationBudget``).
+    private func contents(_ pkcs12: [UInt8], password: SecretBytes) throws(IdentityError) -> OpenSSLPKCS12.Contents {
+        var budget = PKCS12KeyDerivationBudget(limits: limits)
+        try budget.check(pfx: pkcs12)
+        return try OpenSSLPKCS12(der: pkcs12).parse(password: password, budget: &budget)
+    }
 
     public func importPKCS12(_ pkcs12: [UInt8], password: SecretBytes) throws(IdentityError) -> Identity {
-        let contents = try OpenSSLPKCS12(der: pkcs12).parse(password: password)
+        let contents = try contents(pkcs12, password: password)
         guard let key = contents.key else {
             throw contents.certificate == nil && contents.others.isEmpty ? .noCertificate : .noKey
         }
@@ -34,7 +45,7 @@ public struct OpenSSLIdentityImporter: IdentityImporter {
     }
 
     public func pkcs12Certificates(_ pkcs12: [UInt8], password: SecretBytes) throws(IdentityError) -> [Certificate] {
-        let contents = try OpenSSLPKCS12(der: pkcs12).parse(password: password)
+        let contents = try contents(pkcs12, password: password)
         return try IdentityCertificates.decode((contents.certificate.map { [$0] } ?? []) + contents.others)
     }
 
@@ -42,6 +53,8 @@ public struct OpenSSLIdentityImporter: IdentityImporter {
         throws(IdentityError) -> Identity
     {
         guard let leaf = certificates.first else { throw .noCertificate }
+        var budget = PKCS12KeyDerivationBudget(limits: limits)
+        try budget.check(privateKeyFile: privateKey)
         let key = try OpenSSLPrivateKey(encoded: privateKey, password: password)
         return try Self.identity(leaf: leaf.derEncoded, others: certificates.dropFirst().map(\.derEncoded), key: key)
     }

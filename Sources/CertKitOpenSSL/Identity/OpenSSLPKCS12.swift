@@ -27,14 +27,20 @@ final class OpenSSLPKCS12 {
         var others: [[UInt8]]
     }
 
-    /// Checks the MAC with `password`, then decrypts and parses the contents (`PKCS12_parse`).
+    /// Checks the MAC with `password`, then decrypts and parses the contents (`PKCS12_parse`). The shrouded keys of
+    /// encrypted contents are charged to `budget` once their content is decrypted, before `PKCS12_parse` derives a
+    /// key for them (the caller checked, with the same budget, what the file shows without the password).
     /// - Throws: ``IdentityError/wrongPassword`` when the MAC does not verify, ``IdentityError/legacyEncryption(algorithm:)``
-    ///   when a bag is encrypted with an algorithm OpenSSL 3 keeps in its legacy provider.
-    func parse(password: SecretBytes) throws(IdentityError) -> Contents {
+    ///   when a bag is encrypted with an algorithm OpenSSL 3 keeps in its legacy provider,
+    ///   ``IdentityError/limitExceeded(_:)`` past a bound of the budget.
+    func parse(password: SecretBytes, budget: inout PKCS12KeyDerivationBudget) throws(IdentityError) -> Contents {
         OpenSSLErrorQueue.clear()
+        // PKCS12_parse's reading of an empty password: no password (NULL) when the MAC verifies so, else "".
+        var noPassword = false
         if PKCS12_mac_present(handle) == 1 {
+            noPassword = password.isEmpty && PKCS12_verify_mac(handle, nil, 0) == 1
             let verified = password.isEmpty
-                ? PKCS12_verify_mac(handle, nil, 0) == 1 || PKCS12_verify_mac(handle, "", 0) == 1
+                ? noPassword || PKCS12_verify_mac(handle, "", 0) == 1
                 : password.withCString { PKCS12_verify_mac(handle, $0, -1) } == 1
             guard verified else {
                 let unsupported = Self.unsupportedAlgorithm()
@@ -42,6 +48,10 @@ final class OpenSSLPKCS12 {
                 if let unsupported { throw .legacyEncryption(algorithm: unsupported) }
                 throw .wrongPassword
             }
+        }
+        OpenSSLErrorQueue.clear()
+        for algorithm in try encryptedKeyAlgorithms(password: password, noPassword: noPassword) {
+            try budget.check(encryptionAlgorithm: algorithm)
         }
         OpenSSLErrorQueue.clear()
         var key: OpaquePointer?
@@ -65,6 +75,59 @@ final class OpenSSLPKCS12 {
         }
         OpenSSLErrorQueue.clear()
         return contents
+    }
+
+    /// The DER AlgorithmIdentifiers of the shrouded keys inside the encrypted contents (nested SafeContents too),
+    /// decrypted as `PKCS12_parse` decrypts them. A content that does not decrypt ends the list: `PKCS12_parse`
+    /// stops at it the same way, having derived keys only for what came before (all of it listed here).
+    private func encryptedKeyAlgorithms(password: SecretBytes, noPassword: Bool) throws(IdentityError) -> [[UInt8]] {
+        guard let contents = PKCS12_unpack_authsafes(handle) else { return [] }
+        defer { certkit_sk_PKCS7_pop_free(contents) }
+        var found: [[UInt8]] = []
+        for index in 0..<certkit_sk_PKCS7_num(contents) {
+            guard let content = certkit_sk_PKCS7_value(contents, index), certkit_PKCS7_type_is_encrypted(content) == 1 else {
+                continue
+            }
+            let bags = noPassword
+                ? PKCS12_unpack_p7encdata(content, nil, 0)
+                : password.withCString { PKCS12_unpack_p7encdata(content, $0, -1) }
+            guard let bags else { break }
+            defer { certkit_sk_PKCS12_SAFEBAG_pop_free(bags) }
+            try Self.collectKeyAlgorithms(bags, depth: 0, into: &found)
+        }
+        return found
+    }
+
+    /// Appends the AlgorithmIdentifier of every shrouded key of `bags`, following nested SafeContents.
+    private static func collectKeyAlgorithms(_ bags: OpaquePointer, depth: Int, into found: inout [[UInt8]])
+        throws(IdentityError)
+    {
+        guard depth <= 4 else { throw .malformed("safeContentsBags nested deeper than 4 levels") }
+        for index in 0..<certkit_sk_PKCS12_SAFEBAG_num(bags) {
+            guard let bag = certkit_sk_PKCS12_SAFEBAG_value(bags, index) else { continue }
+            switch PKCS12_SAFEBAG_get_nid(bag) {
+            case NID_pkcs8ShroudedKeyBag:
+                var algorithm: UnsafePointer<X509_ALGOR>?
+                guard let shrouded = PKCS12_SAFEBAG_get0_pkcs8(bag) else { throw .malformed("an unreadable shrouded key") }
+                X509_SIG_get0(shrouded, &algorithm, nil)
+                guard let algorithm else { throw .malformed("a shrouded key without an algorithm") }
+                let length = i2d_X509_ALGOR(algorithm, nil)
+                guard length > 0 else { throw .malformed("a shrouded key's algorithm does not encode") }
+                var der = [UInt8](repeating: 0, count: Int(length))
+                let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                    var cursor = buffer.baseAddress
+                    return i2d_X509_ALGOR(algorithm, &cursor)
+                }
+                guard written == length else { throw .malformed("a shrouded key's algorithm does not encode") }
+                found.append(der)
+            case NID_safeContentsBag:
+                if let inner = PKCS12_SAFEBAG_get0_safes(bag) {
+                    try collectKeyAlgorithms(inner, depth: depth + 1, into: &found)
+                }
+            default:
+                continue
+            }
+        }
     }
 
     /// The algorithm OpenSSL said it could not fetch (`ERR_R_UNSUPPORTED`, "Algorithm (RC2-40-CBC : 0)"), if the

@@ -58,8 +58,9 @@ enum PublicKeyParser {
         case dsa:
             var bits = 0
             if let parameters, parameters.tag == DERTag.sequence {
-                var domain = try parameters.children()
-                bits = try bitLength(domain.read(DERTag.integer, "DSA p").integerContents())
+                let key = try dsaKey(parameters, publicKey: keyBits.bytes)
+                bits = key.primeBits
+                problem = problem ?? key.problem
             }
             algorithm = .dsa(bits: bits)
         default:
@@ -70,7 +71,9 @@ enum PublicKeyParser {
     }
 
     /// The bit length of an RSAPublicKey's modulus, and what is wrong with the key's integers, if anything
-    /// (RFC 8017 §A.1.1: a positive odd modulus, a positive exponent above 1).
+    /// (RFC 8017 §A.1.1: a positive odd modulus, a positive exponent above 1; an RSA exponent is odd, since it is
+    /// coprime to the even λ(n)), or with their sizes (``Limits/maxRSAModulusBits``,
+    /// ``Limits/maxRSAExponentBits``: a signature is verified only with a key whose cost is bounded).
     static func rsaKey(_ key: [UInt8]) throws(CertificateDecodingError) -> (modulusBits: Int, problem: String?) {
         try DERReader.read(key) { outer throws(CertificateDecodingError) in
             var fields = try outer.read(DERTag.sequence, "RSAPublicKey").children()
@@ -84,9 +87,56 @@ enum PublicKeyParser {
                 problem = "the RSA modulus is not a positive odd integer"
             } else if exponentFirst & 0x80 != 0 || (exponent.count == 1 && exponentFirst < 3) {
                 problem = "the RSA public exponent is not a positive integer above 1"
+            } else if exponent[exponent.endIndex - 1] & 1 == 0 {
+                problem = "the RSA public exponent is even"
+            } else if bitLength(exponent) > Limits.maxRSAExponentBits {
+                problem = "the RSA public exponent is longer than \(Limits.maxRSAExponentBits) bits (Limits.maxRSAExponentBits)"
+            } else if bitLength(modulus) > Limits.maxRSAModulusBits {
+                problem = "the RSA modulus is longer than \(Limits.maxRSAModulusBits) bits (Limits.maxRSAModulusBits)"
             }
             return (bitLength(modulus), problem)
         }
+    }
+
+    /// The bit length of a DSA key's p, and what is wrong with its domain parameters and public value, if anything
+    /// (FIPS 186-4 §4.2, RFC 3279 §2.3.2): p positive, odd and at most ``Limits/maxDSAPrimeBits``; q of 160, 224 or
+    /// 256 bits (the sizes FIPS 186-4 defines, the only ones OpenSSL verifies with); 1 < g < p; 1 < y < p.
+    static func dsaKey<Bytes: RandomAccessCollection<UInt8>>(
+        _ parameters: DERNode, publicKey: Bytes
+    ) throws(CertificateDecodingError) -> (primeBits: Int, problem: String?) where Bytes.Index == Int {
+        var domain = try parameters.children()
+        let p = try domain.read(DERTag.integer, "DSA p").integerContents()
+        let q = try domain.read(DERTag.integer, "DSA q").integerContents()
+        let g = try domain.read(DERTag.integer, "DSA g").integerContents()
+        try domain.expectEnd("DSA parameters")
+        let primeBits = bitLength(p)
+        let problem: String? = try DERReader.read(Array(publicKey)) { outer throws(CertificateDecodingError) in
+            let y = try outer.read(DERTag.integer, "DSA public key").integerContents()
+            try outer.expectEnd("DSA public key")
+            if p[p.startIndex] & 0x80 != 0 || p[p.endIndex - 1] & 1 == 0 { return "the DSA p is not a positive odd integer" }
+            if primeBits > Limits.maxDSAPrimeBits {
+                return "the DSA p is longer than \(Limits.maxDSAPrimeBits) bits (Limits.maxDSAPrimeBits)"
+            }
+            if q[q.startIndex] & 0x80 != 0 || ![160, 224, 256].contains(bitLength(q)) {
+                return "the DSA q is not of 160, 224 or 256 bits"
+            }
+            if !isAboveOne(g) || !isBelow(g, p) { return "the DSA g is not between 1 and p" }
+            if !isAboveOne(y) || !isBelow(y, p) { return "the DSA public value is not between 1 and p" }
+            return nil
+        }
+        return (primeBits, problem)
+    }
+
+    /// True when the INTEGER contents `value` (minimal, two's complement) are a positive number above 1.
+    private static func isAboveOne(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        value[value.startIndex] & 0x80 == 0 && (bitLength(value) > 1)
+    }
+
+    /// True when the positive INTEGER contents `value` are below the positive INTEGER contents `bound`.
+    private static func isBelow(_ value: UnsafeBufferPointer<UInt8>, _ bound: UnsafeBufferPointer<UInt8>) -> Bool {
+        let a = value.drop { $0 == 0 }, b = bound.drop { $0 == 0 }
+        if a.count != b.count { return a.count < b.count }
+        return a.lexicographicallyPrecedes(b)
     }
 
     /// What is wrong with an EC public key point, if anything: certkit accepts only the uncompressed form
