@@ -27,6 +27,8 @@ import CertKit
 ///                                                      // stapledOCSP|ocsp|crlFile|crlFetched|null; date|null
 ///   // with --network, when something was fetched: "fetchedFrom": "http://..." | null on each chain entry, and
 ///   "fetches": [{"url": "http://...", "problem": "timed out" | null, "fromCache": false, "outcome": "..." | null}]
+///   // with --audit, when the library refused for a reason no certkit rule explains (LibraryVerdict):
+///   "libraryVerdict": ["[0] openssl: <the library's words> [<status>]"]
 /// }
 /// ```
 /// With `--backend both`, when the backends agree the document above gains `"backends": ["openssl", "gnutls"]`
@@ -80,6 +82,7 @@ enum EvaluateJSONRenderer {
                 ])
             })
         }
+        if !report.libraryVerdict.isEmpty { document["libraryVerdict"] = .strings(report.libraryVerdict) }
         if case .sslClient(let identities, _) = report.policy {
             document["identities"] = .strings(identities.map(\.description))
         }

@@ -12,8 +12,9 @@ import CertKit
 /// `not applicable`). With network fetching, a fetched certificate's line ends with `(fetched from URL)` and one
 /// line per URL asked for follows the chain (`  fetched URL: 1 issuer certificate(s) added to the pool`, or
 /// `  fetch URL failed: timed out`). The error names its rule and the profiles that enforce it; when another profile drops that rule, the verdict
-/// line says so (`; use --profile rfc5280 to drop this rule`). When path building tried more than one candidate
-/// path, a last line says how many.
+/// line says so (`; use --profile rfc5280 to drop this rule`). In the audit mode, each LibraryVerdict failure adds
+/// a line with the library's words (`  library verdict: [0] openssl: ...`). When path building tried more than one
+/// candidate path, a last line says how many.
 enum EvaluateTextRenderer {
     static func render(_ report: TrustReport) -> String {
         var lines = [verdict(report)]
@@ -36,6 +37,10 @@ enum EvaluateTextRenderer {
             } else {
                 lines.append("  fetched \(url)\(fetch.fromCache ? " (cached)" : ""): \(DisplayText.escaped(fetch.outcome ?? "used"))")
             }
+        }
+        for reason in report.libraryVerdict {
+            // The audit mode: what the library refused that no certkit rule explains, in its own words.
+            lines.append("  library verdict: \(DisplayText.escaped(reason))")
         }
         if report.pathsTried > 1 {
             // Path building tried alternatives: say so, the chain above is the one that was used (or got furthest).

@@ -30,7 +30,7 @@ final class InstrumentedBackend: TrustBackend {
     }
     func libraryVerdict(
         on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
-    ) throws(BackendError) -> [LibraryFinding] {
+    ) throws(BackendError) -> [LibraryFact] {
         let now = inFlight.add(1, ordering: .sequentiallyConsistent).newValue
         maxInFlight.max(now, ordering: .sequentiallyConsistent)
         defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
