@@ -29,7 +29,7 @@ struct LibraryStatusMappingTests {
     static let named: [(code: Int32, status: LibraryFact.Status)] = [
         (10, .expired), (14, .expired), (9, .notYetValid), (13, .notYetValid),
         (7, .signatureFailure), (4, .signatureFailure), (76, .signatureFailure), (78, .signatureFailure),
-        (6, .issuerKeyUnusable), (24, .notACA), (79, .notACA), (25, .pathLengthExceeded), (38, .pathLengthExceeded),
+        (6, .issuerKeyUnusable), (24, .issuerKeyUnusable), (37, .notACA), (79, .notACA), (25, .pathLengthExceeded), (38, .pathLengthExceeded),
         (32, .keyUsageNoCertSign), (34, .unhandledCriticalExtension), (41, .invalidExtension),
         (47, .nameConstraintViolation), (48, .nameConstraintViolation), (49, .nameConstraintViolation),
         (51, .nameConstraintViolation), (52, .nameConstraintViolation), (53, .nameConstraintViolation),

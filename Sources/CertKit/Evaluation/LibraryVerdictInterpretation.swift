@@ -32,7 +32,10 @@ enum LibraryVerdictInterpretation {
         case .notACA: ([.basicConstraints, .basicConstraintsCA, .keyUsage], .named)
         case .pathLengthExceeded: ([.basicConstraintsPathLen], .path)
         case .keyUsageNoCertSign: ([.keyUsage], .named)
-        case .invalidExtension, .importRefused: ([.duplicateExtension, .malformedExtension], .named)
+        case .invalidExtension: ([.duplicateExtension, .malformedExtension], .named)
+        // GnuTLS refuses to import a duplicate extension, or a certificate whose two signature algorithms differ
+        // (which the core refuses as that certificate's Signature).
+        case .importRefused: ([.duplicateExtension, .malformedExtension, .signature], .named)
         case .unhandledCriticalExtension: ([.criticalExtensions], .named)
         case .nameConstraintViolation: ([.nameConstraints], .path)
         case .signerConstraints: ([.basicConstraintsPathLen, .keyUsage, .nameConstraints], .path)
