@@ -66,8 +66,9 @@ enum LibraryVerdictInterpretation {
         /// only IP addresses (RFC 5280 §4.2.1.10 applies dNSName constraints to dNSNames; with a SAN present the CN
         /// is not a DNS name to constrain).
         case commonNameUnderExcludedDNSName
-        /// GnuTLS 3.7 refuses a CA that excludes an x400Address or ediPartyName subtree as "no issuer found"
-        /// (a constraint on a name form the leaf does not have constrains nothing, RFC 5280 §4.2.1.10).
+        /// GnuTLS 3.7 refuses the chain below a CA that excludes an x400Address or ediPartyName subtree, as a
+        /// signer-constraints failure or as "no issuer found" (a constraint on a name form the leaf does not have
+        /// constrains nothing, RFC 5280 §4.2.1.10).
         case excludedUnsupportedNameForm
         /// OpenSSL 3.0 counts a certificate as expired at the very second of its notAfter (RFC 5280 §4.1.2.5: the
         /// validity period includes notAfter).
@@ -97,7 +98,7 @@ enum LibraryVerdictInterpretation {
                     return false
                 }
             case .excludedUnsupportedNameForm:
-                return fact.status == .noIssuer && Self.someCAExcludes(path) {
+                return (fact.status == .noIssuer || fact.status == .signerConstraints) && Self.someCAExcludes(path) {
                     if case .other(let tag, _) = $0 { return tag == 3 || tag == 5 }  // x400Address, ediPartyName
                     return false
                 }
