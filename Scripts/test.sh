@@ -16,6 +16,7 @@ echo "== Differential sample (2,000 fixed-seed cases against openssl, certtool a
 # explains it), a backend disagreement where one certkit backend trusts, a crash, a signal or a 20 s case.
 # Disagreements where both backends reject with different checks are printed, not gated.
 Scripts/differential.sh --ci --gate unexplained-accept,backend-disagreement,crash --out .build/differential-ci
+Scripts/differential.sh --ci --audit --gate unexplained-accept,backend-disagreement,crash --out .build/differential-ci-audit
 echo "== Fuzzing (every target 60 s on its committed corpus, AddressSanitizer)"
 Scripts/fuzz.sh --ci
 echo "== ThreadSanitizer"
