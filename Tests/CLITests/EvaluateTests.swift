@@ -30,6 +30,29 @@ struct EvaluateRenderingTests {
         check: .temporalValidity, certificateIndex: 0, message: "\"localhost\" expired on 2020-01-01",
         rule: TrustRules.validity)
 
+    @Test("--audit: a LibraryVerdict shows the library's words in the text and the JSON")
+    func libraryVerdictRendering() throws {
+        let error = TrustError(
+            check: .libraryVerdict, certificateIndex: 0,
+            message: "the backend's library refuses \"localhost\" for a reason no certkit rule explains (certkit audit mode): openssl: unsupported certificate purpose (X509_V_ERR 26)",
+            rule: TrustRules.libraryVerdict)
+        var report = try Self.report(.recoverableTrustFailure, checks: [[.libraryVerdict], [], []], error: error)
+        report.libraryVerdict = ["[0] openssl: unsupported certificate purpose (X509_V_ERR 26) [notRequested]"]
+        let text = EvaluateTextRenderer.render(report)
+        #expect(text.contains("errSecVerifyActionFailed (-67825)"))
+        #expect(text.contains("  [0] CN=localhost  (issuer CN=certkit Demo Intermediate CA)  — LibraryVerdict\n"))
+        #expect(text.contains("  library verdict: [0] openssl: unsupported certificate purpose (X509_V_ERR 26) [notRequested]\n"))
+        let json = try #require(
+            JSONSerialization.jsonObject(with: Data(EvaluateJSONRenderer.render(report).utf8)) as? [String: Any])
+        #expect(json["libraryVerdict"] as? [String] == report.libraryVerdict)
+        let jsonError = try #require(json["error"] as? [String: Any])
+        #expect(jsonError["check"] as? String == "LibraryVerdict")
+        #expect(jsonError["rule"] as? String == "certkit.library-verdict")
+        // Without a library verdict the key is absent.
+        let plain = try Self.report(.unspecified, checks: [[], [], []], error: nil)
+        #expect(!EvaluateJSONRenderer.render(plain).contains("libraryVerdict"))
+    }
+
     @Test("text: verdict line, then one line per certificate")
     func text() throws {
         let report = try Self.report(
