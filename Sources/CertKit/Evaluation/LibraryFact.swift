@@ -1,6 +1,6 @@
 /// One thing a library's own path verifier said, as a neutral value: what it reported and where, in its own
 /// words. Backends turn their C constants into these (an `X509_V_ERR_*` code and its depth, a `GNUTLS_CERT_*`
-/// bit) and judge nothing; the core alone decides what each fact means (``LibraryVerdictInterpretation``).
+/// bit) and judge nothing; the core alone decides what each fact means (`LibraryVerdictInterpretation`).
 /// Used only by the audit mode (``TrustEvaluator/Configuration/libraryAudit``).
 public struct LibraryFact: Sendable, Hashable {
     /// What the library reported, named by its meaning in the library (not by a core check).

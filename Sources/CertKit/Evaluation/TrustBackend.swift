@@ -156,7 +156,7 @@ public enum LibrarySignatureDigest: Sendable, Hashable {
 /// allowlist and floors, CRL validation and revocation, trust settings, aggregation. A backend does only what
 /// needs the library: import, digests, verifying one signature with a given key and scheme, and — for the audit
 /// mode only — the library's own verdict on a whole path, reported as neutral facts the core interprets
-/// (``LibraryVerdictInterpretation``). Implementations are `Sendable`
+/// (`LibraryVerdictInterpretation`). Implementations are `Sendable`
 /// and safe to call from any number of threads at once.
 public protocol TrustBackend: Sendable {
     /// A short stable name, e.g. `openssl` or `gnutls`.
@@ -189,7 +189,7 @@ public protocol TrustBackend: Sendable {
     /// The library's own verifier run on exactly `path` at `date` with `crls` (already validated by the core),
     /// in the audit mode only. Every status the library reports is turned into a neutral ``LibraryFact`` (what the
     /// library said, where); a code or bit the backend has no name for is ``LibraryFact/Status/unknown``. The
-    /// backend does not judge: the core decides what each fact means (``LibraryVerdictInterpretation``).
+    /// backend does not judge: the core decides what each fact means (`LibraryVerdictInterpretation`).
     /// - Parameters:
     ///   - path: leaf first; when `path.endsAtAnchor`, its last certificate is in `anchors`.
     ///   - anchors: a store this backend prepared.
