@@ -204,6 +204,10 @@ RULES = [
     # sslserver purpose and pyca want serverAuth itself (as the apple and webpki profiles do).
     Rule("rfc5280-any-eku", r"^eku\.leaf-any-only@leaf$", OPENSSL_ALL + PYCA + ("gnutls",), profiles={"rfc5280"}),
     Rule("apple-host-trailing-dot", r"^host\.dns:host-trailing-dot@leaf$", ALL, profiles={"apple"}),
+    # The core's reading of an IPv4-mapped IPv6 subtree (it constrains the IPv4 address it maps, issue 10 D): by
+    # default (the core alone) both backends accept and the OpenSSL references refuse; in the audit mode it is the
+    # backend disagreement openssl-ip-family below.
+    Rule("openssl-ip-family-reference", r"^nc\.permit-ip-v4mapped", OPENSSL_ALL),
 
     # Backend disagreements where one backend's library cannot read the input and that backend fails closed
     # (the other trusts, as the core does). kind="disagreement": the two certkit backends differ.
