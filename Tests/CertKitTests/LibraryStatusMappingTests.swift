@@ -91,6 +91,18 @@ struct LibraryStatusMappingTests {
         }
     }
 
+    /// A fact that names a certificate is explained only by a core failure on that certificate.
+    @Test func aNamedFactIsExplainedOnlyOnItsOwnCertificate() {
+        var elsewhere = PathFindings(count: 2)
+        elsewhere.record(.temporalValidity, at: 0)
+        elsewhere.weigh([LibraryFact(.expired, index: 1, words: "w")], from: "lib")
+        #expect(elsewhere.checks == [[.temporalValidity], [.libraryVerdict]])
+        var same = PathFindings(count: 2)
+        same.record(.temporalValidity, at: 1)
+        same.weigh([LibraryFact(.expired, index: 1, words: "w")], from: "lib")
+        #expect(same.checks == [[], [.temporalValidity]])
+    }
+
     /// Every status that is not "no refusal" fails closed when nothing explains it, and only as LibraryVerdict.
     @Test(arguments: LibraryFact.Status.allCases)
     func anUnexplainedFactIsALibraryVerdictAndNothingElse(status: LibraryFact.Status) {
