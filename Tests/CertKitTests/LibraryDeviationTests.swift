@@ -30,7 +30,7 @@ struct LibraryDeviationTests {
         return (path, facts)
     }
 
-    @Test(arguments: cases.indices)
+    @Test("GnuTLS's refusal of an RFC 5280-valid chain is explained by its deviation only", arguments: cases.indices)
     func gnutlsRefusalIsExplainedByItsDeviationOnly(index: Int) throws {
         let (scenario, deviation) = Self.cases[index]
         let (path, facts) = try Self.gnutlsFacts(scenario)
@@ -48,7 +48,8 @@ struct LibraryDeviationTests {
         #expect(without.checks[0] == [.libraryVerdict])
     }
 
-    @Test func shapesAreExact() throws {
+    @Test("each deviation recognises only its own shape and status")
+    func shapesAreExact() throws {
         let (path, _) = try Self.gnutlsFacts("profiles-nc-gnutls-cn-excluded-ip-san-rfc5280")
         let constraints = LibraryFact(.signerConstraints, words: "w")
         // The same intermediate above a leaf whose SAN holds a dNSName: the CN quirk is not this shape.
@@ -67,7 +68,8 @@ struct LibraryDeviationTests {
     }
 
     /// OpenSSL counts a certificate as expired at its notAfter second; RFC 5280 (and the core) do not.
-    @Test func openSSLExpiryAtNotAfterIsADeviation() throws {
+    @Test("OpenSSL's expiry at the notAfter second is a deviation: trusted in the audit mode on both backends")
+    func openSSLExpiryAtNotAfterIsADeviation() throws {
         let chain = try F.certificates("valid-chain-rsa/chain.pem") + F.certificates("valid-chain-rsa/root-rsa.pem")
         let expired = LibraryFact(.expired, index: 0, words: "certificate has expired")
         #expect(Deviation.expiredAtNotAfter.explains(expired, on: chain, at: chain[0].notAfter))

@@ -68,14 +68,16 @@ struct LibraryStatusMappingTests {
         }
     }
 
-    @Test func gnuTLSSignerConstraintsFailureIsNeverGuessedAsACoreCheck() {
+    @Test("GnuTLS's signer-constraints failure is never guessed as a core check")
+    func gnuTLSSignerConstraintsFailureIsNeverGuessedAsACoreCheck() {
         var path = PathFindings(count: 2)
         path.weigh(GnuTLSStatus(rawValue: GnuTLSStatus.signerConstraintsFailure.rawValue | 2).facts, from: "gnutls")
         #expect(path.checks == [[.libraryVerdict], []])
         #expect(path.notes.count == 1 && path.notes[0].hasPrefix("[0] LibraryVerdict (certkit.library-verdict): gnutls: "))
     }
 
-    @Test func bareGnuTLSInvalidAndUnknownBitsFailClosed() {
+    @Test("a bare GnuTLS INVALID and unknown bits fail closed as LibraryVerdict")
+    func bareGnuTLSInvalidAndUnknownBitsFailClosed() {
         var bare = PathFindings(count: 1)
         bare.weigh(GnuTLSStatus.invalid.facts, from: "gnutls")
         #expect(bare.checks == [[.libraryVerdict]])
@@ -92,7 +94,8 @@ struct LibraryStatusMappingTests {
     }
 
     /// A fact that names a certificate is explained only by a core failure on that certificate.
-    @Test func aNamedFactIsExplainedOnlyOnItsOwnCertificate() {
+    @Test("a named library fact is explained only by a core failure on its own certificate")
+    func aNamedFactIsExplainedOnlyOnItsOwnCertificate() {
         var elsewhere = PathFindings(count: 2)
         elsewhere.record(.temporalValidity, at: 0)
         elsewhere.weigh([LibraryFact(.expired, index: 1, words: "w")], from: "lib")
