@@ -7,7 +7,7 @@
 # `certkit-benchmarks --write-corpus DIR [--count N]` writes a generated mixed corpus (Scripts/batch-corpus.sh).
 # `--only connection`: per-connection cost (fresh, warm, 2 threads; RSA, ECDSA, wide pool; both backends) against
 # the signature floor, raw C and pyca/cryptography; `--only bundle`: bundle decode against pyca, 5 runs.
-# For a profiler: `certkit-benchmarks --profile WORKLOAD BACKEND fresh|warm core|second COUNT` runs one connection case
+# For a profiler: `certkit-benchmarks --profile WORKLOAD BACKEND fresh|warm core|audit COUNT` runs one connection case
 # in a loop, `--profile-bundle COUNT` the bundle decode (e.g. under `valgrind --tool=callgrind`, which needs the release
 # binary's debug info stripped: `objcopy --strip-debug`).
 # pyca/cryptography: when the system python3 cannot `import cryptography.x509.verification`, a venv is created in

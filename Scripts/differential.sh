@@ -4,9 +4,12 @@
 # pyca/cryptography's web-PKI verifier. Every case certkit accepts while a reference rejects is a finding unless
 # Tests/Differential/known-differences.md explains it (classifier: Scripts/differential/classify.py).
 #
-#   Scripts/differential.sh [--seed N] [--cases N] [--jobs N] [--out DIR] [--profile P] [--all-refs]
+#   Scripts/differential.sh [--seed N] [--cases N] [--jobs N] [--out DIR] [--profile P] [--audit] [--all-refs]
 #   Scripts/differential.sh --seed N --case I [--case J ...]     # re-run single cases (reproducers)
-#   Scripts/differential.sh --ci                                 # fixed seed, 2,000 cases, exit 1 on a finding
+#   Scripts/differential.sh --ci [--audit]                       # fixed seed, 2,000 cases, exit 1 on a finding
+#
+# --audit runs certkit in its audit mode (the libraries' own verifiers judge the chosen path too); Scripts/test.sh
+# gates on backend disagreements in both modes.
 #
 # Installs what it needs: a venv with `cryptography` under .build/differential-venv, and (as root, from
 # Debian) gnutls-bin, openssl and faketime when missing. Builds certkit in release mode unless --certkit is given.

@@ -19,6 +19,7 @@ echo "== Differential sample (2,000 fixed-seed cases against openssl, certtool a
 # Disagreements where both backends reject with different checks are printed, not gated.
 python3 -m unittest discover -s Tests/Differential -p 'test_*.py'
 Scripts/differential.sh --ci --gate unexplained-accept,backend-disagreement,crash,ablation-unexplained --out .build/differential-ci
+Scripts/differential.sh --ci --audit --gate unexplained-accept,backend-disagreement,crash,ablation-unexplained --out .build/differential-ci-audit
 echo "== Fuzzing (every target 60 s on its committed corpus, AddressSanitizer)"
 Scripts/fuzz.sh --ci
 echo "== ThreadSanitizer"

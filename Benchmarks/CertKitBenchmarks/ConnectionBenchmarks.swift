@@ -5,12 +5,13 @@ import Foundation
 /// each backend, against the signature floor (the library verifying the path's signatures with keys built once),
 /// the raw C loops (pre-parsed, and parse every call) and pyca/cryptography's parse + verify.
 ///
-/// certkit rows, each with the library's second opinion on (the default) and off (the core's checks alone):
+/// certkit rows, each in the default configuration (the core's checks alone, `default`) and in the audit mode
+/// (`audit`: the library's own verifier also judges the chosen path):
 /// - fresh: the chain's DER decoded in Swift and evaluated with every backend cache off (certificate handles and
 ///   public keys), as for a server never seen before; the anchors are configuration, prepared once per anchor
 ///   set, and keep their keys with them (as the raw C loop's `X509_STORE` keeps its root's key);
 /// - warm: the same, with the backend's caches on, so the intermediate's and the anchor's key (and, with the
-///   second opinion, their library handles) were seen before;
+///   audit mode, their library handles) were seen before;
 /// - repeat: warm, and the evaluator's verified-signature cache on, so every link of the chain, verified on the
 ///   first call, is not verified again (what a client reconnecting to the same server pays);
 /// - 2 threads fresh: two callers on fresh chains; the scaling is one caller's wall time per chain over the
@@ -46,16 +47,16 @@ struct ConnectionBenchmarks {
         line.scalingRaw = rawOne.usPerOp / max(rawTwo.usPerOp, 1e-9)
 
         let ders = workload.chainDER
-        for secondOpinion in [true, false] {
-            let label = secondOpinion ? "second opinion" : "core only"
+        for audit in [true, false] {
+            let label = audit ? "audit" : "default"
             // Fresh and warm verify every signature on every call (the evaluator's verified-signature cache off);
             // "repeat" is the same chain again with it on (each link verified once, then remembered).
             let configuration = TrustEvaluator.Configuration(
-                librarySecondOpinion: secondOpinion, verifiedSignatureCacheCapacity: 0)
+                libraryAudit: audit, verifiedSignatureCacheCapacity: 0)
             let fresh = TrustEvaluator(backend: kind.make(handleCache: false), configuration: configuration)
             let warm = TrustEvaluator(backend: kind.make(handleCache: true), configuration: configuration)
             let repeated = TrustEvaluator(
-                backend: kind.make(handleCache: true), configuration: .init(librarySecondOpinion: secondOpinion))
+                backend: kind.make(handleCache: true), configuration: .init(libraryAudit: audit))
             for evaluator in [fresh, warm, repeated] where !evaluator.evaluate(workload.evaluation(chain: Self.parse(ders))).isTrusted {
                 fail("certkit \(kind) (\(label)) does not trust \(workload.name)")
             }
@@ -76,10 +77,10 @@ struct ConnectionBenchmarks {
                 _ = fresh.evaluate(workload.evaluation(chain: Self.parse(ders)))
             }), baseline: oneThread)
             let scaling = oneThread.usPerOp / max(twoThreads.usPerOp, 1e-9)
-            if secondOpinion {
-                line.freshSecondOpinion = freshRow.usPerOp
-                line.warmSecondOpinion = warmRow.usPerOp
-                line.scalingSecondOpinion = scaling
+            if audit {
+                line.freshAudit = freshRow.usPerOp
+                line.warmAudit = warmRow.usPerOp
+                line.scalingAudit = scaling
             } else {
                 line.freshCoreOnly = freshRow.usPerOp
                 line.warmCoreOnly = warmRow.usPerOp
@@ -103,16 +104,16 @@ struct ConnectionBenchmarks {
     }
 }
 
-/// `--profile WORKLOAD BACKEND fresh|warm core|second COUNT`: one per-connection case in a loop, nothing else, for
+/// `--profile WORKLOAD BACKEND fresh|warm core|audit COUNT`: one per-connection case in a loop, nothing else, for
 /// a profiler (perf record, valgrind --tool=callgrind).
 enum ConnectionProfileLoop {
     static func run(_ arguments: [String], chains: [ChainWorkload]) -> Never {
         guard arguments.count == 5, let workload = chains.first(where: { $0.name == arguments[0] }),
               let kind = BackendKind(rawValue: arguments[1]), let count = Int(arguments[4]) else {
-            fail("--profile WORKLOAD BACKEND fresh|warm core|second COUNT")
+            fail("--profile WORKLOAD BACKEND fresh|warm core|audit COUNT")
         }
         let configuration = TrustEvaluator.Configuration(
-            librarySecondOpinion: arguments[3] == "second", verifiedSignatureCacheCapacity: 0)
+            libraryAudit: arguments[3] == "audit", verifiedSignatureCacheCapacity: 0)
         let evaluator = TrustEvaluator(backend: kind.make(handleCache: arguments[2] == "warm"), configuration: configuration)
         let ders = workload.chainDER
         var trusted = 0

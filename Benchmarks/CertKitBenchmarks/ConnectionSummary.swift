@@ -11,11 +11,11 @@ final class ConnectionSummary {
         var rawPrepared = 0.0
         var rawParse = 0.0
         var pyca: Double?
-        var freshSecondOpinion = 0.0
+        var freshAudit = 0.0
         var freshCoreOnly = 0.0
-        var warmSecondOpinion = 0.0
+        var warmAudit = 0.0
         var warmCoreOnly = 0.0
-        var scalingSecondOpinion = 0.0
+        var scalingAudit = 0.0
         var scalingCoreOnly = 0.0
         var scalingRaw = 0.0
     }
@@ -44,24 +44,24 @@ final class ConnectionSummary {
     }
 
     private func connectionTables() -> [String] {
-        var out = ["", "per-connection summary (µs per chain; 2nd = library second opinion on, core = off)", ""]
-        out.append("| workload | backend | floor | raw C pre-parsed | raw C parse | pyca parse+verify | fresh 2nd | fresh core | warm 2nd | warm core |")
+        var out = ["", "per-connection summary (µs per chain; audit = --audit, core = the default (core alone))", ""]
+        out.append("| workload | backend | floor | raw C pre-parsed | raw C parse | pyca parse+verify | fresh audit | fresh core | warm audit | warm core |")
         out.append("|---|---|---|---|---|---|---|---|---|---|")
         for line in lines {
             out.append("| \(line.workload) | \(line.backend) | \(f(line.floor)) | \(f(line.rawPrepared)) | \(f(line.rawParse)) | "
-                + "\(line.pyca.map(f) ?? "–") | \(f(line.freshSecondOpinion)) | \(f(line.freshCoreOnly)) | "
-                + "\(f(line.warmSecondOpinion)) | \(f(line.warmCoreOnly)) |")
+                + "\(line.pyca.map(f) ?? "–") | \(f(line.freshAudit)) | \(f(line.freshCoreOnly)) | "
+                + "\(f(line.warmAudit)) | \(f(line.warmCoreOnly)) |")
         }
-        out += ["", "| workload | backend | fresh/floor (2nd, core) ≤2.0 | fresh/pyca (2nd, core) <1 | warm/floor (2nd, core) ≤1.2 | 2-thread scaling (2nd, core; raw C) ≥1.8 | fresh/plain RSA (2nd, core) ≤1.3 |"]
+        out += ["", "| workload | backend | fresh/floor (audit, core) ≤2.0 | fresh/pyca (audit, core) <1 | warm/floor (audit, core) ≤1.2 | 2-thread scaling (audit, core; raw C) ≥1.8 | fresh/plain RSA (audit, core) ≤1.3 |"]
         out.append("|---|---|---|---|---|---|---|")
         for line in lines {
             let plain = lines.first { $0.backend == line.backend && $0.workload.hasSuffix("rsa") }
             let wide = line.workload == "wide-pool" && plain != nil
-            out.append("| \(line.workload) | \(line.backend) | \(r(line.freshSecondOpinion, line.floor)), \(r(line.freshCoreOnly, line.floor)) | "
-                + "\(line.pyca.map { "\(r(line.freshSecondOpinion, $0)), \(r(line.freshCoreOnly, $0))" } ?? "–") | "
-                + "\(r(line.warmSecondOpinion, line.floor)), \(r(line.warmCoreOnly, line.floor)) | "
-                + String(format: "%.2f×, %.2f×; %.2f×", line.scalingSecondOpinion, line.scalingCoreOnly, line.scalingRaw) + " | "
-                + (wide ? "\(r(line.freshSecondOpinion, plain!.freshSecondOpinion)), \(r(line.freshCoreOnly, plain!.freshCoreOnly))" : "–") + " |")
+            out.append("| \(line.workload) | \(line.backend) | \(r(line.freshAudit, line.floor)), \(r(line.freshCoreOnly, line.floor)) | "
+                + "\(line.pyca.map { "\(r(line.freshAudit, $0)), \(r(line.freshCoreOnly, $0))" } ?? "–") | "
+                + "\(r(line.warmAudit, line.floor)), \(r(line.warmCoreOnly, line.floor)) | "
+                + String(format: "%.2f×, %.2f×; %.2f×", line.scalingAudit, line.scalingCoreOnly, line.scalingRaw) + " | "
+                + (wide ? "\(r(line.freshAudit, plain!.freshAudit)), \(r(line.freshCoreOnly, plain!.freshCoreOnly))" : "–") + " |")
         }
         return out
     }

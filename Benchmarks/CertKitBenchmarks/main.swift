@@ -7,7 +7,7 @@ import Foundation
 //
 //   certkit-benchmarks --write-corpus DIR [--count N]
 //
-//   certkit-benchmarks --profile WORKLOAD BACKEND fresh|warm core|second COUNT   (one connection case, for a profiler)
+//   certkit-benchmarks --profile WORKLOAD BACKEND fresh|warm core|audit COUNT   (one connection case, for a profiler)
 //   certkit-benchmarks --profile-bundle COUNT   (decode of the 1000-certificate bundle COUNT times, for a profiler)
 //
 // Every certkit row carries `ratio` = its µs/op divided by the µs/op of its raw-C baseline row from this run.
@@ -43,7 +43,7 @@ while let argument = arguments.next() {
         emit("usage: certkit-benchmarks [--json FILE] [--reps N] [--min-ms MS] [--fixtures DIR] [--only WORD] [--batch-chains N] [--batch-memory N] [--python PATH] [--cpu-time]")
         emit("       groups for --only: pem, bundle, connection, evaluate, valid-chain-rsa, valid-chain-ec, wide-pool, mesh, throughput, growth, batch")
         emit("       certkit-benchmarks --write-corpus DIR [--count N]   (a mixed batch corpus: good, expired, wrong host, untrusted)")
-        emit("       certkit-benchmarks --profile WORKLOAD BACKEND fresh|warm core|second COUNT   (one connection case in a loop, for a profiler)")
+        emit("       certkit-benchmarks --profile WORKLOAD BACKEND fresh|warm core|audit COUNT   (one connection case in a loop, for a profiler)")
         emit("       certkit-benchmarks --profile-bundle COUNT   (the 1000-certificate bundle decoded COUNT times, for a profiler)")
         exit(0)
     default: fail("unknown argument \(argument)")

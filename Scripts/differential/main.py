@@ -67,7 +67,7 @@ def run_case(index, skip=None):
     for f in os.listdir(d):
         os.unlink(os.path.join(d, f))
     refs.write_case(case, d)
-    ck = refs.run_certkit(opts["certkit"], d, case, opts["profile"])
+    ck = refs.run_certkit(opts["certkit"], d, case, opts["profile"], audit=opts["audit"])
     ref = {}
     if ck["exit"] not in (1, 3, 10, 11, 12, 13) or ck.get("trusting") or opts["all_refs"]:
         ref = refs.run_references(d, case)
@@ -81,7 +81,7 @@ def run_case(index, skip=None):
         rec["skip"] = skip
     if category in classify.SAVED or category in classify.EXPLAINED:
         rec["files"] = {f: open(os.path.join(d, f), "rb").read().decode() for f in os.listdir(d)}
-        rec["reproducer"] = refs.reproducer(opts["certkit"], case, opts["profile"])
+        rec["reproducer"] = refs.reproducer(opts["certkit"], case, opts["profile"], audit=opts["audit"])
     return rec
 
 
@@ -177,6 +177,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default=None, help="directory for findings and summary (default .build/differential/SEED)")
     ap.add_argument("--profile", default=None, help="certkit --profile passthrough (apple, rfc5280, webpki)")
+    ap.add_argument("--audit", action="store_true",
+                    help="run certkit in its audit mode (--audit); backend disagreements gate as in the default mode")
     ap.add_argument("--certkit", default=None, help="certkit binary (default .build/release/certkit)")
     ap.add_argument("--all-refs", action="store_true", help="run the references on every case, not only on accepts")
     ap.add_argument("--ci", action="store_true", help="fixed seed, %d cases, exit 1 on any unexplained finding" % CI_CASES)
@@ -200,11 +202,12 @@ def main():
     certkit = os.path.abspath(a.certkit or os.path.join(root, ".build", "release", "certkit"))
     out = os.path.abspath(a.out or os.path.join(root, ".build", "differential", str(a.seed)))
     os.makedirs(out, exist_ok=True)
-    opts = {"seed": a.seed, "certkit": certkit, "profile": a.profile, "all_refs": a.all_refs}
+    opts = {"seed": a.seed, "certkit": certkit, "profile": a.profile, "all_refs": a.all_refs, "audit": a.audit}
     indices = a.case if a.case else list(range(a.start, a.start + a.cases))
 
-    print("differential: seed %d, %d cases, %d jobs, profile %s, certkit %s, out %s"
-          % (a.seed, len(indices), a.jobs, a.profile or "default", certkit, out), file=sys.stderr, flush=True)
+    print("differential: seed %d, %d cases, %d jobs, profile %s, mode %s, certkit %s, out %s"
+          % (a.seed, len(indices), a.jobs, a.profile or "default", "audit" if a.audit else "default", certkit, out),
+          file=sys.stderr, flush=True)
     keys.warm()
     if not a.no_baseline and not baseline(certkit, a.profile):
         return 2
@@ -301,6 +304,7 @@ def main():
 
     summary = {"seed": a.seed, "cases": len(indices), "seconds": round(elapsed, 1),
                "cases_per_second": round(len(indices) / max(elapsed, 1e-9), 2), "profile": a.profile,
+               "audit": a.audit,
                "counts": dict(counts), "explained_rules": dict(rules),
                "groups": {k: dict(v.most_common()) for k, v in groups.items()},
                "families": {k: dict(v.most_common()) for k, v in families.items()}}

@@ -56,9 +56,13 @@ def iso(t):
     return t.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def certkit_cmd(binary, d, case, profile=None, rel=False):
+def certkit_cmd(binary, d, case, profile=None, rel=False, audit=False):
+    """certkit on both backends; with `audit`, in the audit mode (the libraries' own verifiers judge the chosen
+    path too): a backend disagreement (exit 3) is a finding in either mode."""
     p = (lambda n: n) if rel else (lambda n: os.path.join(d, n))
     cmd = [binary, "evaluate", "--backend", "both", "--json", "--anchors", p("anchors.pem")]
+    if audit:
+        cmd.append("--audit")
     if case.crl_mode:
         cmd += ["--crl", p("crl.pem")]
     cmd += ["--host", case.host, "--at", iso(case.at)]
@@ -68,8 +72,8 @@ def certkit_cmd(binary, d, case, profile=None, rel=False):
     return cmd
 
 
-def run_certkit(binary, d, case, profile=None):
-    cmd = certkit_cmd(binary, d, case, profile)
+def run_certkit(binary, d, case, profile=None, audit=False):
+    cmd = certkit_cmd(binary, d, case, profile, audit=audit)
     try:
         r = subprocess.run(cmd, capture_output=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
@@ -211,10 +215,10 @@ def run_references(d, case):
     }
 
 
-def reproducer(binary, case, profile=None):
+def reproducer(binary, case, profile=None, audit=False):
     """Shell lines that re-run one finding from its directory."""
     q = lambda cmd: " ".join(_shq(c) for c in cmd)
-    lines = [q(certkit_cmd(binary, ".", case, profile, rel=True)),
+    lines = [q(certkit_cmd(binary, ".", case, profile, rel=True, audit=audit)),
              q(openssl_cmd(".", case, rel=True)),
              q(openssl_cmd(".", case, strict=True, rel=True)),
              "LD_PRELOAD=%s FAKETIME=%s FAKETIME_NO_CACHE=1 %s" % (

@@ -29,6 +29,8 @@ import CertKit
 ///   "fetches": [{"url": "http://...", "problem": "timed out" | null, "fromCache": false, "outcome": "..." | null}]
 ///   // only when a pool certificate did not decode and was left out (the leaf must always decode):
 ///   "skippedCertificates": [{"source": "intermediates.pem", "index": 1, "reason": "PEM block 2 (CERTIFICATE): ..."}]
+///   // with --audit, when the library refused for a reason no certkit rule explains (LibraryVerdict):
+///   "libraryVerdict": ["[0] openssl: <the library's words> [<status>]"]
 /// }
 /// ```
 /// With `--backend both`, when the backends agree the document above gains `"backends": ["openssl", "gnutls"]`
@@ -82,6 +84,7 @@ enum EvaluateJSONRenderer {
                 ])
             })
         }
+        if !report.libraryVerdict.isEmpty { document["libraryVerdict"] = .strings(report.libraryVerdict) }
         if case .sslClient(let identities, _) = report.policy {
             document["identities"] = .strings(identities.map(\.description))
         }

@@ -33,12 +33,13 @@ struct EvaluateOptions {
     var saveExceptions: String?
     var backend: BackendChoice
     var json: Bool
-    /// `--second-opinion on|off`: whether the backend's library also verifies each candidate path (default on).
-    var secondOpinion: Bool
+    /// `--audit` (or its alias `--second-opinion on`): the backend's library also judges the path the core chose
+    /// (default off: the core decides alone).
+    var audit: Bool
 
-    /// The evaluator's configuration: no result cache (each run evaluates), the second opinion as chosen.
+    /// The evaluator's configuration: no result cache (each run evaluates), the audit mode as chosen.
     var evaluatorConfiguration: TrustEvaluator.Configuration {
-        TrustEvaluator.Configuration(librarySecondOpinion: secondOpinion)
+        TrustEvaluator.Configuration(libraryAudit: audit)
     }
 
 
@@ -91,8 +92,11 @@ struct EvaluateOptions {
         saveExceptions = arguments.value("save-exceptions")
         json = arguments.has("json")
         switch arguments.value("second-opinion") {
-        case nil, "on"?: secondOpinion = true
-        case "off"?: secondOpinion = false
+        case nil: audit = arguments.has("audit")
+        case "on"?: audit = true
+        case "off"?:
+            if arguments.has("audit") { throw .usage("--audit and --second-opinion off contradict each other", command: command) }
+            audit = false
         case let other?: throw .usage("--second-opinion must be on or off, not '\(other)'", command: command)
         }
         if anchors.isEmpty, !systemRoots, alwaysTrust.isEmpty, !useTrustStore {

@@ -12,9 +12,11 @@ import CertKit
 /// `not applicable`). With network fetching, a fetched certificate's line ends with `(fetched from URL)` and one
 /// line per URL asked for follows the chain (`  fetched URL: 1 issuer certificate(s) added to the pool`, or
 /// `  fetch URL failed: timed out`). A pool certificate that does not decode was left out and gets one line after
-/// the chain (`  skipped: certificate 1 of intermediates.pem does not decode (left out of the pool): …`). The error names its rule and the profiles that enforce it; when another profile drops that rule, the verdict
-/// line says so (`; use --profile rfc5280 to drop this rule`). When path building tried more than one candidate
-/// path, a last line says how many.
+/// the chain (`  skipped: certificate 1 of intermediates.pem does not decode (left out of the pool): …`). The error
+/// names its rule and the profiles that enforce it; when another profile drops that rule, the verdict line says so
+/// (`; use --profile rfc5280 to drop this rule`). In the audit mode, each LibraryVerdict failure adds a line with the
+/// library's words (`  library verdict: [0] openssl: ...`). When path building tried more than one candidate path, a
+/// last line says how many.
 enum EvaluateTextRenderer {
     static func render(_ report: TrustReport) -> String {
         var lines = [verdict(report)]
@@ -41,6 +43,10 @@ enum EvaluateTextRenderer {
         for skipped in report.skippedCertificates {
             // Left out of the pool because it does not decode: one line each, so nothing is dropped silently.
             lines.append("  skipped: " + DisplayText.escaped(skipped.description))
+        }
+        for reason in report.libraryVerdict {
+            // The audit mode: what the library refused that no certkit rule explains, in its own words.
+            lines.append("  library verdict: \(DisplayText.escaped(reason))")
         }
         if report.pathsTried > 1 {
             // Path building tried alternatives: say so, the chain above is the one that was used (or got furthest).

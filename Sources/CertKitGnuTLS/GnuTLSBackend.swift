@@ -104,7 +104,7 @@ public struct GnuTLSBackend: TrustBackend {
     /// GnuTLS's verdict on exactly `path` at `date` (see ``GnuTLSLibraryVerdict``).
     public func libraryVerdict(
         on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
-    ) throws(BackendError) -> [LibraryFinding] {
+    ) throws(BackendError) -> [LibraryFact] {
         guard let store = anchors as? GnuTLSAnchorStore else {
             throw BackendError("gnutls: anchors were prepared by another backend")
         }

@@ -2,9 +2,8 @@ import CertKit
 import Foundation
 internal import CGnuTLS
 
-/// The `GNUTLS_CERT_*` status word of a verification, and how certkit reads each bit as a second opinion
-/// (DESIGN §2). GnuTLS does not say which certificate a bit concerns, so a bit is explained by the matching core
-/// check on any certificate of the path; when the core found none, the bit's check is recorded on the leaf.
+/// The `GNUTLS_CERT_*` status word of a verification, each bit named as a neutral ``LibraryFact/Status`` for the
+/// audit mode. What a bit means for the verdict is decided by the core (`LibraryVerdictInterpretation`).
 struct GnuTLSStatus: OptionSet {
     let rawValue: UInt32
 
@@ -26,60 +25,46 @@ struct GnuTLSStatus: OptionSet {
     static let invalidOCSPStatus = Self(rawValue: GNUTLS_CERT_INVALID_OCSP_STATUS.rawValue)
     static let unknownCriticalExtensions = Self(rawValue: GNUTLS_CERT_UNKNOWN_CRIT_EXTENSIONS.rawValue)
 
-    /// Every bit of GnuTLS 3.7 with the core checks that explain it and the check recorded otherwise.
-    /// - Validity, CA flag, pathLen/keyCertSign/name constraints, revocation, unknown critical extensions: the
-    ///   rules the core owns explain them; otherwise that check.
-    /// - `SIGNER_CONSTRAINTS_FAILURE` has several causes (pathLen, keyCertSign, name constraints); when the core
-    ///   found none of them, nobody knows which: `Signature`.
-    /// - `INSECURE_ALGORITHM`: explained only by a core floor; otherwise `Signature`.
-    /// - `INVALID` alone (the bare "not trusted" GnuTLS sets for algorithms it does not know): explained only by
-    ///   the core's own Signature/WeakSignature; otherwise `Signature`. With another bit it adds nothing.
-    /// - A bit not in this table: `Signature`.
-    /// - Bits for features certkit never requests (purpose, owner, peer mismatch, OCSP): `Signature`.
-    static let meanings: [(bit: GnuTLSStatus, explainedBy: Set<TrustCheck>, otherwise: TrustCheck)] = [
-        (.expired, [.temporalValidity], .temporalValidity),
-        (.notActivated, [.temporalValidity], .temporalValidity),
-        (.signatureFailure, [.signature, .weakSignature], .signature),
-        (.signerNotFound, [.signature, .missingIntermediate, .anchorTrusted], .signature),
-        (.signerNotCA, [.basicConstraints, .basicConstraintsCA], .basicConstraintsCA),
-        (.signerConstraintsFailure, [.basicConstraintsPathLen, .keyUsage, .nameConstraints], .signature),
-        (.insecureAlgorithm, [.weakSignature, .weakKeySize, .signatureHashAlgorithms, .keySize], .signature),
-        (.revoked, [.revocation], .revocation),
-        (.revocationDataSuperseded, [.revocationResponseRequired, .revocation], .revocationResponseRequired),
-        (.revocationDataIssuedInFuture, [.revocationResponseRequired, .revocation], .revocationResponseRequired),
-        (.unknownCriticalExtensions, [.criticalExtensions], .criticalExtensions),
-        (.unexpectedOwner, [], .signature),
-        (.mismatch, [], .signature),
-        (.purposeMismatch, [], .signature),
-        (.missingOCSPStatus, [], .signature),
-        (.invalidOCSPStatus, [], .signature),
+    /// Every bit of GnuTLS 3.7 but `INVALID` (which accompanies every failure bit), by its meaning.
+    static let meanings: [(bit: GnuTLSStatus, status: LibraryFact.Status)] = [
+        (.expired, .expired),
+        (.notActivated, .notYetValid),
+        (.signatureFailure, .signatureFailure),
+        (.signerNotFound, .noIssuer),
+        (.signerNotCA, .notACA),
+        (.signerConstraintsFailure, .signerConstraints),
+        (.insecureAlgorithm, .insecureAlgorithm),
+        (.revoked, .revoked),
+        (.revocationDataSuperseded, .crlRefused),
+        (.revocationDataIssuedInFuture, .crlRefused),
+        (.unknownCriticalExtensions, .unhandledCriticalExtension),
+        (.unexpectedOwner, .notRequested),
+        (.mismatch, .notRequested),
+        (.purposeMismatch, .notRequested),
+        (.missingOCSPStatus, .notRequested),
+        (.invalidOCSPStatus, .notRequested),
     ]
 
-    /// The findings this status amounts to (empty for 0).
-    var findings: [LibraryFinding] {
+    /// The facts this status word amounts to (none for 0): one per named bit; bits without a name are one
+    /// ``LibraryFact/Status/unknown``; `INVALID` alone is ``LibraryFact/Status/bareInvalid``. GnuTLS names no
+    /// certificate, so no fact has an index.
+    var facts: [LibraryFact] {
         guard rawValue != 0 else { return [] }
         let words = libraryDescription
-        var findings: [LibraryFinding] = []
+        var facts: [LibraryFact] = []
         var understood: GnuTLSStatus = [.invalid]
         for meaning in Self.meanings where contains(meaning.bit) {
-            findings.append(LibraryFinding(
-                index: nil, explainedBy: meaning.explainedBy, otherwise: meaning.otherwise, note: "GnuTLS: \(words)"))
+            facts.append(LibraryFact(meaning.status, words: words))
             understood.insert(meaning.bit)
         }
         let unknown = subtracting(understood)
         if !unknown.isEmpty {
-            // A bit nobody mapped: fail closed.
-            findings.append(LibraryFinding(
-                index: nil, explainedBy: [], otherwise: .signature,
-                note: "GnuTLS reports status bits certkit does not map (0x\(String(unknown.rawValue, radix: 16)): \(words))"))
-        } else if findings.isEmpty {
-            // A bare INVALID: GnuTLS could not judge a signature (an algorithm it does not know). Only the core's
-            // own refusal of that signature explains it.
-            findings.append(LibraryFinding(
-                index: nil, explainedBy: [.signature, .weakSignature], otherwise: .signature,
-                note: "GnuTLS refused the path for a reason certkit does not map (status 0x\(String(rawValue, radix: 16)): \(words))"))
+            facts.append(LibraryFact(
+                .unknown, words: "status bits 0x\(String(unknown.rawValue, radix: 16)) (\(words))"))
+        } else if facts.isEmpty {
+            facts.append(LibraryFact(.bareInvalid, words: "status 0x\(String(rawValue, radix: 16)) (\(words))"))
         }
-        return findings
+        return facts
     }
 
     /// GnuTLS's description of the status word (`gnutls_certificate_verification_status_print`).

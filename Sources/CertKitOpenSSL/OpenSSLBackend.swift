@@ -79,7 +79,7 @@ public struct OpenSSLBackend: TrustBackend {
     /// OpenSSL's verdict on exactly `path` at `date` with a fresh `X509_STORE_CTX`, every reported error mapped.
     public func libraryVerdict(
         on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
-    ) throws(BackendError) -> [LibraryFinding] {
+    ) throws(BackendError) -> [LibraryFact] {
         OpenSSLErrorQueue.clear()
         guard let prepared = anchors as? OpenSSLPreparedAnchors else {
             throw BackendError("openssl: the anchor store was not prepared by the OpenSSL backend")

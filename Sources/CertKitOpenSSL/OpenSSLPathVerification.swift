@@ -2,8 +2,8 @@ import CertKit
 import Foundation
 internal import COpenSSL
 
-/// OpenSSL's own verdict on one candidate path (the second opinion of DESIGN §2): imports the path, sets up the
-/// context, runs `X509_verify_cert`, and maps every reported error (``X509VerifyErrorMapping``).
+/// OpenSSL's own verdict on one candidate path (the audit mode): imports the path, sets up the context, runs
+/// `X509_verify_cert`, and reports every error as a neutral fact (``X509VerifyStatus``); the core judges them.
 struct OpenSSLPathVerification {
     let path: CandidatePath
     let anchors: OpenSSLPreparedAnchors
@@ -13,7 +13,7 @@ struct OpenSSLPathVerification {
     let certificateCache: CertificateHandleCache<OpenSSLCertificate>
 
     /// Runs the verification.
-    func run() throws(BackendError) -> [LibraryFinding] {
+    func run() throws(BackendError) -> [LibraryFact] {
         guard !path.certificates.isEmpty else { return [] }
 
         // The trusted side: the store that trusts exactly the path's anchor, or nothing.
@@ -50,19 +50,18 @@ struct OpenSSLPathVerification {
         let expected = handles + (anchorHandle.map { [$0] } ?? [])
         let recorder = VerificationRecorder(path: expected)
         try context.verify(recordingInto: recorder)
-        var findings = X509VerifyErrorMapping.findings(
-            Self.rfc5280Validity(recorder.failures, path: path, at: date), for: path)
+        var facts = X509VerifyStatus.facts(recorder.failures)
 
         // Depth equals path index only if OpenSSL built the same chain. A clean verdict on another chain is no
-        // opinion on this one: fail closed.
+        // opinion on this one.
         let built = context.builtChain
         let sameChain = built.count == expected.count && zip(built, expected).allSatisfy { $1.isSame(as: $0) }
         if !sameChain && recorder.failures.isEmpty {
-            findings.append(LibraryFinding(
-                index: nil, explainedBy: [], otherwise: .signature,
-                note: "openssl verified a chain of \(built.count) certificates, not the candidate path of \(expected.count)"))
+            facts.append(LibraryFact(
+                .otherChain,
+                words: "verified a chain of \(built.count) certificates, not the candidate path of \(expected.count)"))
         }
-        return findings
+        return facts
     }
 
     /// The CRLs OpenSSL can be given without being misled: OpenSSL applies a CRL to every certificate whose issuer
@@ -72,19 +71,5 @@ struct OpenSSLPathVerification {
     static func unambiguousCRLs(_ crls: [CertificateRevocationList], path: CandidatePath) -> [CertificateRevocationList] {
         let issuers = path.certificates.dropFirst()
         return crls.filter { crl in issuers.filter { crl.issuer.matches($0.subject) }.count < 2 }
-    }
-
-    /// OpenSSL's `X509_cmp_time` counts a certificate as expired at the very second of its notAfter; RFC 5280
-    /// §4.1.2.5 makes the validity period inclusive of notAfter (rfc5280.validity, which the core enforces). So an
-    /// "expired" about a certificate whose notAfter is exactly the verify time (to the second) is dropped; any
-    /// other is kept.
-    static func rfc5280Validity(_ failures: [VerificationFailure], path: CandidatePath, at date: Date) -> [VerificationFailure] {
-        let second = date.timeIntervalSince1970.rounded(.down)
-        return failures.filter { failure in
-            guard failure.code == X509_V_ERR_CERT_HAS_EXPIRED, path.certificates.indices.contains(failure.depth) else {
-                return true
-            }
-            return path.certificates[failure.depth].notAfter.timeIntervalSince1970 != second
-        }
     }
 }

@@ -30,6 +30,29 @@ struct EvaluateRenderingTests {
         check: .temporalValidity, certificateIndex: 0, message: "\"localhost\" expired on 2020-01-01",
         rule: TrustRules.validity)
 
+    @Test("--audit: a LibraryVerdict shows the library's words in the text and the JSON")
+    func libraryVerdictRendering() throws {
+        let error = TrustError(
+            check: .libraryVerdict, certificateIndex: 0,
+            message: "the backend's library refuses \"localhost\" for a reason no certkit rule explains (certkit audit mode): openssl: unsupported certificate purpose (X509_V_ERR 26)",
+            rule: TrustRules.libraryVerdict)
+        var report = try Self.report(.recoverableTrustFailure, checks: [[.libraryVerdict], [], []], error: error)
+        report.libraryVerdict = ["[0] openssl: unsupported certificate purpose (X509_V_ERR 26) [notRequested]"]
+        let text = EvaluateTextRenderer.render(report)
+        #expect(text.contains("errSecVerifyActionFailed (-67825)"))
+        #expect(text.contains("  [0] CN=localhost  (issuer CN=certkit Demo Intermediate CA)  — LibraryVerdict\n"))
+        #expect(text.contains("  library verdict: [0] openssl: unsupported certificate purpose (X509_V_ERR 26) [notRequested]\n"))
+        let json = try #require(
+            JSONSerialization.jsonObject(with: Data(EvaluateJSONRenderer.render(report).utf8)) as? [String: Any])
+        #expect(json["libraryVerdict"] as? [String] == report.libraryVerdict)
+        let jsonError = try #require(json["error"] as? [String: Any])
+        #expect(jsonError["check"] as? String == "LibraryVerdict")
+        #expect(jsonError["rule"] as? String == "certkit.library-verdict")
+        // Without a library verdict the key is absent.
+        let plain = try Self.report(.unspecified, checks: [[], [], []], error: nil)
+        #expect(!EvaluateJSONRenderer.render(plain).contains("libraryVerdict"))
+    }
+
     @Test("text: verdict line, then one line per certificate")
     func text() throws {
         let report = try Self.report(
@@ -146,6 +169,7 @@ struct EvaluateOptionTests {
         ["evaluate", "--json", "--json"] + anchors + [chain],
         ["evaluate", "--anchors", "-", "-"],
         ["evaluate", "--second-opinion", "maybe"] + anchors + [chain],
+        ["evaluate", "--audit", "--second-opinion", "off"] + anchors + [chain],
     ])
     func usageErrors(arguments: [String]) {
         let result = certkit(arguments)
@@ -195,23 +219,24 @@ struct EvaluateOptionTests {
                                        .email("v@a.example")], profile: .webpki))
     }
 
-    @Test("--second-opinion: on by default, off turns the library's path verdict off; verdicts stay the same")
-    func secondOpinion() throws {
+    @Test("--audit (alias --second-opinion on): off by default; verdicts stay the same with it")
+    func audit() throws {
         func configuration(_ arguments: [String]) throws -> TrustEvaluator.Configuration {
             let parsed = try ArgumentParser.parse(
                 arguments + Self.anchors + [Self.chain], options: EvaluateCommand.options, command: "evaluate")
             return try EvaluateOptions(parsed, registry: .standard).evaluatorConfiguration
         }
-        #expect(try configuration([]).librarySecondOpinion)
-        #expect(try configuration(["--second-opinion", "on"]).librarySecondOpinion)
-        #expect(try !configuration(["--second-opinion", "off"]).librarySecondOpinion)
-        #expect(try !configuration(["--second-opinion", "off"]).resultCacheEnabled)
+        #expect(try !configuration([]).libraryAudit)
+        #expect(try configuration(["--audit"]).libraryAudit)
+        #expect(try configuration(["--second-opinion", "on"]).libraryAudit)
+        #expect(try !configuration(["--second-opinion", "off"]).libraryAudit)
+        #expect(try !configuration(["--audit"]).resultCacheEnabled)
         // A trusted chain, an expired one and a wrong host: the same documents with and without it, on both backends.
         for (chain, host) in [("server-chain.pem", "localhost"), ("expired.pem", "localhost"), ("wrong-host.pem", "localhost")] {
             let common = ["evaluate", "--json", "--backend", "both", "--at", "2030-06-01", "--host", host, "--intermediates",
                           Paths.sample("intermediate-ca.pem")] + Self.anchors + [Paths.sample(chain)]
-            let on = certkit(common)
-            let off = certkit(common.dropLast() + ["--second-opinion", "off", Paths.sample(chain)])
+            let off = certkit(common)
+            let on = certkit(common.dropLast() + ["--audit", Paths.sample(chain)])
             #expect(on.code == off.code, "\(chain)")
             #expect(on.stdout == off.stdout, "\(chain)")
             #expect(!on.stdout.isEmpty)

@@ -22,15 +22,8 @@ final class InstrumentedBackend: TrustBackend {
     func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore {
         try real.prepareAnchors(anchors)
     }
+    /// Instrumented here: every evaluation verifies a signature (the library's verdict runs only in the audit mode).
     func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
-        try real.verifySignature(input)
-    }
-    func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
-        real.librarySignatureDigest(of: certificate)
-    }
-    func libraryVerdict(
-        on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
-    ) throws(BackendError) -> [LibraryFinding] {
         let now = inFlight.add(1, ordering: .sequentiallyConsistent).newValue
         maxInFlight.max(now, ordering: .sequentiallyConsistent)
         defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
@@ -40,7 +33,15 @@ final class InstrumentedBackend: TrustBackend {
         }) {
             body()
         }
-        return try real.libraryVerdict(on: path, anchors: anchors, at: date, crls: crls)
+        return try real.verifySignature(input)
+    }
+    func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
+        real.librarySignatureDigest(of: certificate)
+    }
+    func libraryVerdict(
+        on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
+    ) throws(BackendError) -> [LibraryFact] {
+        try real.libraryVerdict(on: path, anchors: anchors, at: date, crls: crls)
     }
 }
 

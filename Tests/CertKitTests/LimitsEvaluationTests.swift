@@ -38,7 +38,7 @@ final class CountingBackend: TrustBackend {
     }
     func libraryVerdict(
         on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
-    ) throws(BackendError) -> [LibraryFinding] {
+    ) throws(BackendError) -> [LibraryFact] {
         verifications.add(1, ordering: .relaxed)
         return try real.libraryVerdict(on: path, anchors: anchors, at: date, crls: crls)
     }

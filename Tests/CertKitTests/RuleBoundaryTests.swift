@@ -4,10 +4,10 @@ import CertKitOpenSSL
 import Foundation
 import Testing
 
-/// OpenSSL for everything, except that its second opinion is `findings`.
+/// OpenSSL for everything, except that its library verdict (the audit mode's) is `facts`.
 struct FixedOpinionBackend: TrustBackend {
     let library = OpenSSLBackend()
-    let findings: [LibraryFinding]
+    let facts: [LibraryFact]
 
     var name: String { "fixed-opinion" }
     func checkImport(_ der: [UInt8]) throws(BackendError) { try library.checkImport(der) }
@@ -25,8 +25,8 @@ struct FixedOpinionBackend: TrustBackend {
     }
     func libraryVerdict(
         on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
-    ) throws(BackendError) -> [LibraryFinding] {
-        findings
+    ) throws(BackendError) -> [LibraryFact] {
+        facts
     }
     func libraryFields(of der: [UInt8]) throws(BackendError) -> LibraryCertificateFields {
         try library.libraryFields(of: der)
@@ -285,29 +285,31 @@ struct RuleBoundaryTests {
         #expect(one.limitReached)
     }
 
-    // MARK: the library's second opinion
+    // MARK: the audit mode
 
-    @Test("the library's second opinion adds what the core did not find, and nothing it explains")
-    func secondOpinion() throws {
+    @Test("the audit adds a LibraryVerdict for what the core did not find, and nothing it explains")
+    func audit() throws {
         let evaluation = try rsa()
-        func report(_ findings: [LibraryFinding], _ evaluation: TrustEvaluation) -> TrustReport {
-            TrustEvaluator(backend: FixedOpinionBackend(findings: findings), configuration: .uncached).evaluate(evaluation)
+        func report(_ facts: [LibraryFact], _ evaluation: TrustEvaluation) -> TrustReport {
+            TrustEvaluator(backend: FixedOpinionBackend(facts: facts), configuration: .audit).evaluate(evaluation)
         }
-        let unexplained = LibraryFinding(index: 1, explainedBy: [.keyUsage], otherwise: .keyUsage, note: "test")
+        let unexplained = LibraryFact(.keyUsageNoCertSign, index: 1, words: "test")
         let added = report([unexplained], evaluation)
         #expect(added.result == .recoverableTrustFailure)
-        #expect(added.checks.count == 3 && added.checks[1] == [.keyUsage])
-        // Unmapped library statuses fail closed: the path is discarded.
-        let unmapped = LibraryFinding(index: nil, explainedBy: [], otherwise: .signature, note: "test")
-        #expect(report([unmapped], evaluation).checks.first?.contains(.signature) == true)
+        #expect(added.checks.count == 3 && added.checks[1] == [.libraryVerdict])
+        // Unknown library statuses fail closed, as LibraryVerdict (never Signature: the path is not discarded).
+        let unknown = report([LibraryFact(.unknown, words: "test")], evaluation)
+        #expect(unknown.checks == [[.libraryVerdict], [], []])
         // Explained by the core's own finding (the leaf is evaluated for another host): nothing added.
         var wrongHost = evaluation
         wrongHost.policies = [.sslServer(host: "other.example")]
-        let explained = LibraryFinding(index: 0, explainedBy: [.sslHostname], otherwise: .keyUsage, note: "test")
-        #expect(report([explained], wrongHost).checks == [[.sslHostname], [], []])
-        let anywhere = LibraryFinding(index: nil, explainedBy: [.sslHostname], otherwise: .keyUsage, note: "test")
-        #expect(report([anywhere], wrongHost).checks == [[.sslHostname], [], []])
-        #expect(report([explained], evaluation).checks == [[.keyUsage], [], []])
+        let expired = LibraryFact(.expired, index: 0, words: "test")
+        #expect(report([expired], evaluation).checks == [[.libraryVerdict], [], []])
+        let noIssuer = LibraryFact(.noIssuer, words: "test")
+        #expect(report([noIssuer], wrongHost).checks == [[.sslHostname, .libraryVerdict], [], []])
+        // Off by default: the same facts change nothing.
+        let quiet = TrustEvaluator(backend: FixedOpinionBackend(facts: [unexplained, noIssuer])).evaluate(evaluation)
+        #expect(quiet.result == .unspecified)
     }
 
     // MARK: exceptions and aggregation

@@ -21,7 +21,7 @@ import Testing
     static func evaluator(_ backend: CountingBackend, secondOpinion: Bool = false, capacity: Int = 1_024) -> TrustEvaluator {
         TrustEvaluator(
             backend: backend,
-            configuration: .init(librarySecondOpinion: secondOpinion, verifiedSignatureCacheCapacity: capacity))
+            configuration: .init(libraryAudit: secondOpinion, verifiedSignatureCacheCapacity: capacity))
     }
 
     @Test("a chain evaluated again costs no signature verification; with the cache off it costs them all")

@@ -150,34 +150,13 @@ public enum LibrarySignatureDigest: Sendable, Hashable {
     case unknown
 }
 
-/// Something a library found on a whole path (its own verdict, DESIGN §2): a second opinion that can only add
-/// failures. The core records ``otherwise`` unless its own findings already contain one of ``explainedBy``.
-public struct LibraryFinding: Sendable, Hashable {
-    /// The certificate the library blames, when it says which (path index); nil: somewhere on the path.
-    public var index: Int?
-    /// Core checks that account for this finding (at ``index`` when given, anywhere otherwise).
-    public var explainedBy: Set<TrustCheck>
-    /// The check recorded when nothing explains it (``TrustCheck/signature`` for anything the mapping does not
-    /// positively understand), on ``index`` or, when nil, on the leaf.
-    public var otherwise: TrustCheck
-    /// The library's own words.
-    public var note: String
-
-    /// Creates a finding.
-    public init(index: Int?, explainedBy: Set<TrustCheck>, otherwise: TrustCheck, note: String) {
-        self.index = index
-        self.explainedBy = explainedBy
-        self.otherwise = otherwise
-        self.note = note
-    }
-}
-
 /// A cryptographic library that certkit verifies with (DESIGN §2).
 ///
 /// The core owns every rule: chain building, validity, CA constraints, path length, key usage, names, algorithm
 /// allowlist and floors, CRL validation and revocation, trust settings, aggregation. A backend does only what
-/// needs the library: import, digests, verifying one signature with a given key and scheme, and the library's
-/// own verdict on a whole path as a second opinion that can only add failures. Implementations are `Sendable`
+/// needs the library: import, digests, verifying one signature with a given key and scheme, and — for the audit
+/// mode only — the library's own verdict on a whole path, reported as neutral facts the core interprets
+/// (`LibraryVerdictInterpretation`). Implementations are `Sendable`
 /// and safe to call from any number of threads at once.
 public protocol TrustBackend: Sendable {
     /// A short stable name, e.g. `openssl` or `gnutls`.
@@ -204,12 +183,13 @@ public protocol TrustBackend: Sendable {
         _ input: SignatureInput, signedBy anchor: Certificate, in store: any PreparedAnchorStore
     ) throws(BackendError) -> SignatureVerdict
 
-    /// The digest the library reads in `certificate`'s signature algorithm.
+    /// The digest the library reads in `certificate`'s signature algorithm (asked in the audit mode only).
     func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest
 
-    /// The library's own verdict on exactly `path` at `date` with `crls` (already validated by the core),
-    /// every status it reports mapped explicitly; anything unmapped is a finding whose ``LibraryFinding/otherwise``
-    /// is ``TrustCheck/signature``.
+    /// The library's own verifier run on exactly `path` at `date` with `crls` (already validated by the core),
+    /// in the audit mode only. Every status the library reports is turned into a neutral ``LibraryFact`` (what the
+    /// library said, where); a code or bit the backend has no name for is ``LibraryFact/Status/unknown``. The
+    /// backend does not judge: the core decides what each fact means (`LibraryVerdictInterpretation`).
     /// - Parameters:
     ///   - path: leaf first; when `path.endsAtAnchor`, its last certificate is in `anchors`.
     ///   - anchors: a store this backend prepared.
@@ -217,7 +197,7 @@ public protocol TrustBackend: Sendable {
     ///   - crls: the CRLs the core validated for this path.
     func libraryVerdict(
         on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
-    ) throws(BackendError) -> [LibraryFinding]
+    ) throws(BackendError) -> [LibraryFact]
 }
 
 extension TrustBackend {

@@ -145,13 +145,17 @@ public final class TrustEvaluator: Sendable {
 
     private struct Attempt {
         var path: CandidatePath
-        /// Failures that do not depend on the policy: signatures, revocation, the library's verdict, limits.
+        /// Failures that do not depend on the policy: signatures, revocation, limits, the audit's LibraryVerdict.
         var common: PathFindings
         /// The core's policy findings, one per policy of the evaluation.
         var perPolicy: [PathFindings]
         var notes: [String]
         /// Per certificate, whether and how revocation was checked.
         var revocation: [RevocationStatus] = []
+        /// What the core found before the trust settings allowed anything (what explains a library's refusal in
+        /// the audit mode), and the CRLs it validated for the path (what the library is given).
+        var coreFindings: PathFindings? = nil
+        var usableCRLs: [CertificateRevocationList] = []
 
         /// Every failure, over all policies, with its rules.
         var findings: PathFindings {
@@ -249,7 +253,7 @@ public final class TrustEvaluator: Sendable {
             limits: buildLimits, poolIsUnique: true)
 
         var signatures = PathSignatureCheck(
-            backend: backend, readsLibraryDigest: configuration.librarySecondOpinion, verified: verifiedSignatures,
+            backend: backend, readsLibraryDigest: false, verified: verifiedSignatures,
             anchors: store)
         var revocation = RevocationCheck(
             backend: backend, requireCRLNumber: policies.contains { TrustRules.crlNumber.isEnforced(by: $0.profile) })
@@ -283,29 +287,40 @@ public final class TrustEvaluator: Sendable {
                 perPolicy.append(core)
                 everything.merge(core)
             }
-            // Then the library's own verdict (when configured), which can only add failures; what it adds concerns
-            // every policy.
-            var common = findings
-            var added = PathFindings(count: path.certificates.count)
-            // A path with a key the core refuses is never shown to the library (its verifier would spend on
-            // that key the work the core bounds; the path already fails with a fatal WeakKeySize).
-            if configuration.librarySecondOpinion, !path.certificates.contains(where: { $0.publicKey.encodingProblem != nil }) {
-                var weighed = everything
-                weighed.weigh(
-                    try backend.libraryVerdict(on: path, anchors: store, at: date, crls: revocationOutcome.usableCRLs),
-                    from: backend.name)
-                added = weighed.additions(since: everything)
-                common.merge(added)
-            }
+            // The core alone decides; the library's own verifier runs only in the audit mode, on the path the core
+            // chose (audit(_:) below).
             var result = Attempt(
-                path: path, common: common, perPolicy: perPolicy,
-                notes: findings.notes + perPolicy.flatMap(\.notes) + added.notes)
+                path: path, common: findings, perPolicy: perPolicy, notes: findings.notes + perPolicy.flatMap(\.notes))
+            if configuration.libraryAudit {
+                result.coreFindings = everything
+                result.usableCRLs = revocationOutcome.usableCRLs
+            }
             if Self.asksForRevocation(evaluation) { result.revocation = revocationOutcome.statuses }
             // Errors the user's trust settings allow for a certificate are not reported for it.
             if !settings.isEmpty {
                 result.allow(policies.map { settings.allowedErrors(path.certificates, under: $0) })
             }
             return result
+        }
+
+        // The audit mode: the library's own verifier on the path the core chose; what no core rule and no known
+        // deviation explains is a LibraryVerdict failure of its own (LibraryVerdictInterpretation).
+        func audit(_ chosen: inout Attempt) throws(BackendError) {
+            // A path with a key the core refuses is never shown to the library (its verifier would spend on that
+            // key the work the core bounds; the path already fails with a fatal WeakKeySize).
+            guard configuration.libraryAudit,
+                !chosen.path.certificates.contains(where: { $0.publicKey.encodingProblem != nil })
+            else { return }
+            var weighed = chosen.coreFindings ?? chosen.findings
+            weighed.merge(chosen.common)
+            let before = weighed
+            let facts = try backend.libraryVerdict(on: chosen.path, anchors: store, at: date, crls: chosen.usableCRLs)
+                + LibraryVerdictInterpretation.digestFacts(of: chosen.path.certificates, backend: backend)
+            LibraryVerdictInterpretation.weigh(
+                facts, on: chosen.path.certificates, at: date, from: backend.name, into: &weighed)
+            let added = weighed.additions(since: before)
+            chosen.common.merge(added)
+            chosen.notes += added.notes
         }
 
         var tried = 0
@@ -322,10 +337,13 @@ public final class TrustEvaluator: Sendable {
                 continue
             }
             if result.failureCount == 0 {
-                // A passing path through a certificate the settings trust (trustRoot, trustAsRoot) reads proceed.
+                // The core's choice. A passing path through a certificate the settings trust (trustRoot,
+                // trustAsRoot) reads proceed. The audit mode judges this path and no other.
                 let trusted = policies.map { settings.grantsProceed(candidate.certificates, under: $0) }
-                return try report(result, evaluation: evaluation, policies: policies, date: date, tried: tried,
-                              alwaysTrusted: trusted.allSatisfy { $0 }, policyTrusted: trusted)
+                var chosen = result
+                try audit(&chosen)
+                return try report(chosen, evaluation: evaluation, policies: policies, date: date, tried: tried,
+                              alwaysTrusted: chosen.failureCount == 0 && trusted.allSatisfy { $0 }, policyTrusted: trusted)
             }
             if best.map({ result.rank < $0.rank }) ?? true { best = result }
         }
@@ -352,6 +370,7 @@ public final class TrustEvaluator: Sendable {
         }
         var final = best!
         if builder.limitReached { final.common.record(TrustRules.pathBuildingLimit, at: 0) }
+        try audit(&final)
         // A policy that passes on its own reads proceed when the settings trust a certificate of the path for it.
         return try report(final, evaluation: evaluation, policies: policies, date: date, tried: tried, alwaysTrusted: false,
                           policyTrusted: policies.map { settings.grantsProceed(final.path.certificates, under: $0) })
@@ -381,7 +400,10 @@ public final class TrustEvaluator: Sendable {
                     check: check, certificateIndex: index,
                     message: TrustMessages.message(
                         for: check, rule: rule, certificate: chain[index], policy: policy, date: date)
-                        + (check == .resourceLimit ? EvaluationBudget.detail(in: attempt.notes) : ""),
+                        + (check == .resourceLimit ? EvaluationBudget.detail(in: attempt.notes) : "")
+                        + (check == .libraryVerdict
+                            ? ": " + LibraryVerdictInterpretation.reasons(in: attempt.notes, at: index).joined(separator: "; ")
+                            : ""),
                     rule: rule)
             }
             // Accepted exceptions: as trustd, a check an exception allows is not recorded as failed.
@@ -405,6 +427,7 @@ public final class TrustEvaluator: Sendable {
             policyResults: perPolicy, rules: rules)
         report.fingerprintChain(with: backend)
         report.revocation = attempt.revocation
+        report.libraryVerdict = LibraryVerdictInterpretation.reasons(in: attempt.notes)
         return report
     }
 

@@ -1,5 +1,5 @@
 extension TrustEvaluator {
-    /// The caches an evaluator keeps, and whether the library's second opinion runs. Prepared anchor stores are
+    /// The caches an evaluator keeps, and whether the library's audit runs. Prepared anchor stores are
     /// always shared. The result cache is off by default, as SecTrust keeps no results across evaluations: turn it
     /// on (``cached``) for a server or proxy that evaluates the same chains again and again (same inputs, verify
     /// dates within one validity window).
@@ -12,15 +12,15 @@ extension TrustEvaluator {
         public var resultCacheCapacity: Int
         /// The most prepared anchor stores kept (one per distinct anchor set).
         public var anchorStoreCacheCapacity: Int
-        /// When true (the default), every candidate path the core's rules leave is also given to the library's
-        /// own path verifier (``TrustBackend/libraryVerdict(on:anchors:at:crls:)``), and each certificate's
-        /// signature digest is read by the library too (``TrustBackend/librarySignatureDigest(of:)``): a second
-        /// opinion that can only add failures. It costs the library's import of every certificate not seen before
-        /// and a second verification of every signature. When false, the core's own checks decide alone (each
-        /// signature is still verified by the library, from the issuer's key): the verdicts are the same on every
-        /// input certkit's tests know; the second opinion stays as defence in depth against a rule the core gets
-        /// wrong. See the architecture and trust model documents.
-        public var librarySecondOpinion: Bool
+        /// The audit mode (default false: the core decides alone; every signature is still verified by the
+        /// backend's library from the issuer's key). When true, the backend's library also runs its own path
+        /// verifier (``TrustBackend/libraryVerdict(on:anchors:at:crls:)``) and reads each signature's digest
+        /// (``TrustBackend/librarySignatureDigest(of:)``) on the path the core chose. A refusal a failed core check
+        /// explains changes nothing; one that a known library deviation from RFC 5280 explains changes nothing; any
+        /// other — and any status the backend cannot name — is a ``TrustCheck/libraryVerdict`` failure with the
+        /// library's words (recoverable, never covered by an exception). It costs the library's import of every
+        /// certificate and a second verification of every signature. See Docs/TrustModel.md.
+        public var libraryAudit: Bool
         /// The most certificate signatures remembered as verified (0: every signature is verified on every
         /// evaluation). A link is kept only when it verified, keyed by the whole signed certificate and the whole
         /// signer key, so the shared intermediate of many chains is verified once; certificates over 16 KiB are
@@ -28,16 +28,16 @@ extension TrustEvaluator {
         /// revocation are judged on every evaluation.
         public var verifiedSignatureCacheCapacity: Int
 
-        /// Creates a configuration; by default the result cache is off, the library's second opinion on and
-        /// 1,024 verified signatures remembered.
+        /// Creates a configuration; by default the result cache is off, the audit mode off (the core decides
+        /// alone) and 1,024 verified signatures remembered.
         public init(
             resultCacheEnabled: Bool = false, resultCacheCapacity: Int = 1_024, anchorStoreCacheCapacity: Int = 32,
-            librarySecondOpinion: Bool = true, verifiedSignatureCacheCapacity: Int = 1_024
+            libraryAudit: Bool = false, verifiedSignatureCacheCapacity: Int = 1_024
         ) {
             self.resultCacheEnabled = resultCacheEnabled
             self.resultCacheCapacity = resultCacheCapacity
             self.anchorStoreCacheCapacity = anchorStoreCacheCapacity
-            self.librarySecondOpinion = librarySecondOpinion
+            self.libraryAudit = libraryAudit
             self.verifiedSignatureCacheCapacity = verifiedSignatureCacheCapacity
         }
 
@@ -47,6 +47,8 @@ extension TrustEvaluator {
         public static let uncached = Configuration(resultCacheEnabled: false)
         /// The result cache on: repeated evaluations within one validity window reuse the earlier report.
         public static let cached = Configuration(resultCacheEnabled: true)
+        /// The audit mode on (``libraryAudit``), no result cache.
+        public static let audit = Configuration(libraryAudit: true)
     }
 
     /// Counters of the result cache, for tests and benchmarks.

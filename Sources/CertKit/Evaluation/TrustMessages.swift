@@ -62,6 +62,7 @@ enum TrustMessages {
         case .pathBuildingLimit: return "path building for \(name) stopped at its work limit"
         case .resourceLimit: return "evaluation of \(name) refused at a resource limit"
         case .backendError: return "the backend failed while verifying \(name)"
+        case .libraryVerdict: return "the backend's library refuses \(name) for a reason no certkit rule explains"
         case .serialNumber: return "\(name) has a serial number that is negative, zero or longer than 20 octets"
         case .authorityKeyID: return "\(name) has no usable authority key identifier"
         case .subjectKeyID: return "\(name) has no usable subject key identifier"

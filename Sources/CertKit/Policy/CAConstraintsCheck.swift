@@ -18,11 +18,8 @@ package struct CAConstraintsCheck: PathCheck {
             if let usage = issuer.extensions.keyUsage, !usage.contains(.keyCertSign) {
                 findings.record(TrustRules.caKeyCertSign, at: index)
             }
-            if let limit = issuer.extensions.basicConstraints?.pathLength {
-                // Intermediate CAs below this one; self-issued intermediates do not count (RFC 5280 §6.1.4).
-                let below = (1..<index).filter { !certificates[$0].isSelfIssued }.count
-                if below > limit { findings.record(TrustRules.pathLength, at: index) }
-            }
+            // Intermediate CAs below this one; self-issued intermediates do not count (RFC 5280 §6.1.4).
+            if PathLength.isExceeded(at: index, in: certificates) { findings.record(TrustRules.pathLength, at: index) }
         }
     }
 }

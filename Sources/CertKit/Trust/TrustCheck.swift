@@ -69,6 +69,11 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
     case notCA = "NotCA"
     /// The leaf's subject commonName is not one of its subjectAltNames in canonical form.
     case subjectCommonName = "SubjectCommonName"
+    /// certkit's audit mode only (``TrustEvaluator/Configuration/libraryAudit``): the backend's library refused
+    /// the path the core chose for a reason no core rule explains and no known library deviation accounts for
+    /// (its own words are in ``TrustReport/libraryVerdict``). Not an Apple check: recoverable, as a policy
+    /// disagreement, but no exception may cover it.
+    case libraryVerdict = "LibraryVerdict"
 
     /// Apple's name for the check.
     public var name: String { rawValue }
@@ -96,7 +101,7 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
     /// verify, revocation (known or unknown), and a path-building limit reached.
     public var isExceptionAllowed: Bool {
         switch self {
-        case .signature, .revocation, .revocationResponseRequired, .pathBuildingLimit, .backendError: false
+        case .signature, .revocation, .revocationResponseRequired, .pathBuildingLimit, .backendError, .libraryVerdict: false
         default: severity == .recoverable
         }
     }
@@ -137,6 +142,7 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
         case .notCA: .errSecCertificateIsCA
         case .subjectCommonName: .errSecCertificateNameNotAllowed
         case .resourceLimit: .errSecQuotaExceeded
+        case .libraryVerdict: .errSecVerifyActionFailed
         }
     }
 
@@ -153,7 +159,7 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
         case .usageConstraints: 60
         case .leafSPKISHA256: 50
         case .pathBuildingLimit: 41
-        case .anchorTrusted, .missingIntermediate, .signature: 40
+        case .anchorTrusted, .missingIntermediate, .signature, .libraryVerdict: 40
         case .keyUsage, .extendedKeyUsage, .basicConstraints, .basicConstraintsCA, .basicConstraintsPathLen,
              .criticalExtensions, .duplicateExtension, .malformedExtension, .chainLength, .serialNumber,
              .authorityKeyID, .subjectKeyID, .idLinkage, .nonEmptySubject, .policyConstraints, .unparseableExtension,

@@ -31,6 +31,7 @@ public enum TrustErrorCode: Int32, Sendable, Hashable, CaseIterable {
     case errSecCertificateNameNotAllowed = -67900
     case errSecCertificateIsCA = -67902
     case errSecQuotaExceeded = -67596
+    case errSecVerifyActionFailed = -67825
 
     /// The constant's name, e.g. `errSecCertificateExpired`.
     public var name: String { String(describing: self) }

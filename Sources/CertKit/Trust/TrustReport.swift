@@ -70,6 +70,10 @@ public struct TrustReport: Sendable, Hashable {
     /// For each certificate of ``chain``, whether revocation was checked, how and until when; empty when the
     /// evaluation asked for no revocation checking (no CRL, no OCSP response, not required, or mode `off`).
     public var revocation: [RevocationStatus] = []
+    /// The audit mode's `LibraryVerdict` failures in the library's own words (`[index] ...` per certificate, e.g.
+    /// `openssl: unsupported certificate purpose (X509_V_ERR 26) [notRequested]`); empty outside the audit mode
+    /// and when the library's verdict added nothing.
+    public var libraryVerdict: [String] = []
     /// What the evaluation fetched from the network (only when it allowed fetching), in order.
     public var fetches: [NetworkFetchRecord] = []
     /// For each certificate of ``chain``, the URL it was fetched from (authorityInfoAccess caIssuers), nil for one

@@ -101,10 +101,10 @@ extension TrustRules {
     public static let resourceLimit = TrustRule(
         "certkit.resource-limit", .resourceLimit, everyProfile, "certkit Limits",
         "the evaluation stays within its bounds: pool, anchors, CRLs and CRL entries, name-constraint comparisons, policy-graph nodes (fatal)")
-    /// The library's second opinion.
+    /// The library's own verifier, in the audit mode only (``TrustEvaluator/Configuration/libraryAudit``).
     public static let libraryVerdict = TrustRule(
-        "certkit.library-verdict", .signature, everyProfile, "certkit DESIGN §2",
-        "the backend's library accepts the path too (its verdict can only add failures; one no core rule explains is recorded as the library reports it, or as Signature; asked unless the evaluator's configuration turns the second opinion off)")
+        "certkit.library-verdict", .libraryVerdict, everyProfile, "certkit audit mode",
+        "in the audit mode, the backend's library accepts the path the core chose too, or refuses it only for a reason a core rule already failed or a known library deviation from RFC 5280 explains (LibraryVerdict, with the library's words; off by default)")
     /// The backend failed.
     public static let backendError = TrustRule(
         "certkit.backend-error", .backendError, everyProfile, "certkit",

@@ -1,0 +1,84 @@
+@testable import CertKit
+import CertKitGnuTLS
+import CertKitOpenSSL
+import Foundation
+import Testing
+
+/// The table of known library deviations (`LibraryVerdictInterpretation.KnownDeviation`): GnuTLS really refuses
+/// these RFC 5280-valid chains, each refusal is explained by exactly its deviation, and the deviation recognises
+/// only its own shape.
+@Suite("Known library deviations")
+struct LibraryDeviationTests {
+    typealias Deviation = LibraryVerdictInterpretation.KnownDeviation
+    typealias F = GnuTLSFixtures
+
+    static let cases: [(scenario: String, deviation: Deviation)] = [
+        ("profiles-nc-gnutls-cn-excluded-ip-san-rfc5280", .commonNameUnderExcludedDNSName),
+        ("profiles-nc-gnutls-excluded-x400-rfc5280", .excludedUnsupportedNameForm),
+        ("profiles-nc-gnutls-excluded-edi-party-rfc5280", .excludedUnsupportedNameForm),
+        ("rules-pathlen-0-self-issued-below", .countsSelfIssuedAgainstPathLength),
+        ("rules-nc-dirname-excluded", .excludedDirectoryName),
+    ]
+
+    static func gnutlsFacts(_ scenario: String) throws -> (CandidatePath, [LibraryFact]) {
+        let anchorFile = try FileManager.default.contentsOfDirectory(atPath: F.directory.appendingPathComponent(scenario).path)
+            .first { $0 != "chain.pem" && $0.hasSuffix(".pem") }!
+        let (path, anchors) = try F.anchoredPath(scenario, anchor: anchorFile)
+        let backend = GnuTLSBackend()
+        let facts = try backend.libraryVerdict(
+            on: path, anchors: try backend.prepareAnchors(anchors), at: F.verifyDate, crls: [])
+        return (path, facts)
+    }
+
+    @Test("GnuTLS's refusal of an RFC 5280-valid chain is explained by its deviation only", arguments: cases.indices)
+    func gnutlsRefusalIsExplainedByItsDeviationOnly(index: Int) throws {
+        let (scenario, deviation) = Self.cases[index]
+        let (path, facts) = try Self.gnutlsFacts(scenario)
+        #expect(!facts.isEmpty, "GnuTLS must refuse \(scenario) (else the deviation is no longer needed)")
+        for fact in facts {
+            let explaining = Deviation.allCases.filter { $0.explains(fact, on: path.certificates, at: F.verifyDate) }
+            #expect(explaining == [deviation], "\(scenario): \(fact)")
+        }
+        // The core finds nothing, so without the table each fact would be a LibraryVerdict.
+        var weighed = PathFindings(count: path.certificates.count)
+        weighed.weigh(facts, on: path.certificates, at: F.verifyDate, from: "gnutls")
+        #expect(weighed.checks.allSatisfy { $0.isEmpty }, "\(weighed.notes)")
+        var without = PathFindings(count: path.certificates.count)
+        without.weigh(facts, on: [], at: F.verifyDate, from: "gnutls")
+        #expect(without.checks[0] == [.libraryVerdict])
+    }
+
+    @Test("each deviation recognises only its own shape and status")
+    func shapesAreExact() throws {
+        let (path, _) = try Self.gnutlsFacts("profiles-nc-gnutls-cn-excluded-ip-san-rfc5280")
+        let constraints = LibraryFact(.signerConstraints, words: "w")
+        // The same intermediate above a leaf whose SAN holds a dNSName: the CN quirk is not this shape.
+        let dnsLeaf = try F.certificates("valid-chain-rsa/chain.pem")[0]
+        #expect(!Deviation.commonNameUnderExcludedDNSName.explains(
+            constraints, on: [dnsLeaf] + path.certificates.dropFirst(), at: F.verifyDate))
+        // Another status on the right shape is not explained.
+        #expect(!Deviation.commonNameUnderExcludedDNSName.explains(
+            LibraryFact(.nameConstraintViolation, words: "w"), on: path.certificates, at: F.verifyDate))
+        // A path without any excluded form: nothing explains a signer-constraints failure.
+        let plain = try F.certificates("valid-chain-rsa/chain.pem") + F.certificates("valid-chain-rsa/root-rsa.pem")
+        #expect(Deviation.allCases.allSatisfy { !$0.explains(constraints, on: plain, at: F.verifyDate) })
+        #expect(Deviation.allCases.allSatisfy {
+            !$0.explains(LibraryFact(.noIssuer, words: "w"), on: plain, at: F.verifyDate)
+        })
+    }
+
+    /// OpenSSL counts a certificate as expired at its notAfter second; RFC 5280 (and the core) do not.
+    @Test("OpenSSL's expiry at the notAfter second is a deviation: trusted in the audit mode on both backends")
+    func openSSLExpiryAtNotAfterIsADeviation() throws {
+        let chain = try F.certificates("valid-chain-rsa/chain.pem") + F.certificates("valid-chain-rsa/root-rsa.pem")
+        let expired = LibraryFact(.expired, index: 0, words: "certificate has expired")
+        #expect(Deviation.expiredAtNotAfter.explains(expired, on: chain, at: chain[0].notAfter))
+        #expect(!Deviation.expiredAtNotAfter.explains(expired, on: chain, at: chain[0].notAfter.addingTimeInterval(1)))
+        let evaluation = TrustEvaluation(
+            certificates: chain.dropLast(), policies: [.basicX509], anchors: [chain.last!], verifyDate: chain[0].notAfter)
+        for backend in [OpenSSLBackend() as any TrustBackend, GnuTLSBackend()] {
+            let report = TrustEvaluator(backend: backend, configuration: .audit).evaluate(evaluation)
+            #expect(report.isTrusted, "\(backend.name): \(report.libraryVerdict)")
+        }
+    }
+}
