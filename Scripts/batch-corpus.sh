@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The batch mode's end-to-end check on a generated corpus (issue 17): N fresh chains, mixed good, expired, wrong host
+# The batch mode's end-to-end check on a generated corpus: N fresh chains, mixed good, expired, wrong host
 # and untrusted, go through `certkit evaluate --batch` with 2 workers and with 1; the two outputs must be identical,
 # every line must get the verdict it was made for, and sampled lines (every K-th; --sample 1: all) must equal a
 # one-by-one `certkit evaluate --json` of the same chain.

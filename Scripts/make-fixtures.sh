@@ -431,7 +431,7 @@ def spki_pin(cid):
     return "sha256/" + base64.b64encode(hashlib.sha256(der).digest()).decode()
 
 
-# ---- expected-result derivation (DESIGN §3 + the fixture brief) ----
+# ---- expected-result derivation (Docs/TrustModel.md + the fixture brief) ----
 GROUPS = [  # priority, highest first; within a group the order below breaks ties at the same index
     ["Revocation"],
     ["KeySize", "WeakKeySize"],

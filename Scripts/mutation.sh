@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mutation testing of the security rules (issue 19). Not part of CI: each mutant costs an incremental build and a
+# Mutation testing of the security rules. Not part of CI: each mutant costs an incremental build and a
 # test run (about a minute).
 #
 #   Scripts/mutation.sh                      every mutant of Tests/Mutation/mutants.json

@@ -1,6 +1,6 @@
 import CertKit
 
-/// The exit codes of `certkit` (DESIGN §6).
+/// The exit codes of `certkit` (Docs/CLI.md, exit codes).
 public enum ExitCode: Int32, Sendable, CaseIterable {
     /// Success; for `evaluate`, trusted (`unspecified` or `proceed`).
     case success = 0

@@ -2,7 +2,7 @@ import CertKit
 import Foundation
 internal import COpenSSL
 
-/// The OpenSSL 3 backend (DESIGN §2): imports, digests and path verification with libcrypto.
+/// The OpenSSL 3 backend (Docs/Architecture.md, "One owner per rule"): imports, digests and path verification with libcrypto.
 ///
 /// Stateless and `Sendable`: share ``shared`` (or ``TrustBackend/openssl``) across threads. Anchors prepared
 /// with ``prepareAnchors(_:)`` are compiled once and may be used by any number of concurrent verifications.

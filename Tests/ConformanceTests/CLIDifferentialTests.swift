@@ -13,7 +13,7 @@ import Testing
         return stride(from: 0, to: all.count, by: 25).map { ($0, all[$0], all[($0 + 1) % all.count]) }
     }
 
-    /// The exit code DESIGN §6 gives a result.
+    /// The exit code Docs/CLI.md, exit codes gives a result.
     static func exitCode(_ result: TrustResultType) -> Int32 {
         switch result {
         case .proceed, .unspecified: 0

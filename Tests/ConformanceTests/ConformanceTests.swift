@@ -3,7 +3,7 @@ import CertKitBackends
 import CertKitTestSupport
 import Testing
 
-/// Every scenario × every backend, through one runner (DESIGN §7).
+/// Every scenario × every backend, through one runner (Tests/Fixtures/README.md).
 @Suite struct ConformanceTests {
     /// An evaluator per backend of the registry, by name.
     static let backends: [String: TrustEvaluator] = Dictionary(

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Builds candidate paths from a leaf through an unordered pool to any anchor (DESIGN §4).
+/// Builds candidate paths from a leaf through an unordered pool to any anchor (Docs/Architecture.md, "Chain building").
 ///
 /// Issuers are matched by name (byte-equal, then RFC 5280 §7.1 comparison) and filtered by AKI/SKI when both
 /// are present. Candidates come breadth-first, so shorter paths come first; among the issuers of one

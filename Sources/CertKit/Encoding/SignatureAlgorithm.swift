@@ -138,7 +138,7 @@ public enum SignatureScheme: Sendable, Hashable, CustomStringConvertible {
 public enum HashAlgorithm: String, Sendable, Hashable, CaseIterable {
     case md2, md4, md5, sha1, sha224, sha256, sha384, sha512
 
-    /// MD2, MD4 and MD5: broken; a signature over them is a fatal failure (DESIGN §3).
+    /// MD2, MD4 and MD5: broken; a signature over them is a fatal failure (Docs/TrustModel.md).
     public var isBroken: Bool { self == .md2 || self == .md4 || self == .md5 }
 
     /// The digest's output length in bytes.

@@ -1,5 +1,5 @@
 /// Everything derived from one evaluation's anchors, built once per anchor set and shared read-only by every
-/// evaluation and thread that uses the same set (DESIGN §1: prepared state is built once): the backend's
+/// evaluation and thread that uses the same set (prepared state is built once: Docs/Architecture.md): the backend's
 /// native store, the anchors' issuer index for path building, and the sets the policy needs.
 final class AnchorContext: Sendable {
     /// The anchors, de-duplicated: app-supplied anchors, always-trust certificates, then (when not

@@ -1,4 +1,4 @@
-/// The signatures along a candidate path (DESIGN §2): the core decides whether a signature *may* verify —
+/// The signatures along a candidate path (Docs/Architecture.md, "One owner per rule"): the core decides whether a signature *may* verify —
 /// the tbsCertificate's algorithm equals the outer one, the algorithm is on the allowlist with valid parameters,
 /// the signer's key type fits it, the library reads the same digest — and the backend verifies it with the
 /// issuer's key. A link is good only when the library positively says so; anything else records `Signature` on

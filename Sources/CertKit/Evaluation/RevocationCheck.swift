@@ -1,6 +1,6 @@
 import Foundation
 
-/// Revocation by CRL and OCSP, decided in one place for every backend (DESIGN §2, §3).
+/// Revocation by CRL and OCSP, decided in one place for every backend (Docs/Architecture.md, "One owner per rule"; Docs/TrustModel.md).
 ///
 /// OCSP responses are validated by ``OCSPResponseCheck``: a valid `revoked` answer is `Revocation` (fatal), a valid
 /// `good` one a positive answer, `unknown` no answer; when responses name a certificate and none validates, it is

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// The pattern people use with SecTrust today: one private serial queue, every evaluation on it (DESIGN §5).
+/// The pattern people use with SecTrust today: one private serial queue, every evaluation on it (Docs/Architecture.md, "Concurrency").
 ///
 /// Callable from any thread: synchronously (also from its own queue, without deadlock), with `async`/`await`,
 /// or with a completion handler delivered on a queue the caller names (the `SecTrustEvaluateAsyncWithError`

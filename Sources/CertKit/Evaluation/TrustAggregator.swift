@@ -1,6 +1,6 @@
 import Foundation
 
-/// Turns per-certificate failures into one result and one error, as trustd does (DESIGN §3).
+/// Turns per-certificate failures into one result and one error, as trustd does (Docs/TrustModel.md).
 package enum TrustAggregator {
     /// The result type for `checks`: fatal and deny are never downgraded; with no failure the result is
     /// `proceed` when an always-trust setting made the path trusted, else `unspecified`; recoverable failures

@@ -150,7 +150,7 @@ public enum LibrarySignatureDigest: Sendable, Hashable {
     case unknown
 }
 
-/// A cryptographic library that certkit verifies with (DESIGN §2).
+/// A cryptographic library that certkit verifies with (Docs/Architecture.md, "One owner per rule").
 ///
 /// The core owns every rule: chain building, validity, CA constraints, path length, key usage, names, algorithm
 /// allowlist and floors, CRL validation and revocation, trust settings, aggregation. A backend does only what

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Evaluates trust with one backend. `Sendable`: call it from any number of threads and tasks at once; this is
-/// the concurrent path of DESIGN §5. Prepared anchor stores are built once per anchor set and shared read-only.
+/// the concurrent path of Docs/Architecture.md, "Concurrency". Prepared anchor stores are built once per anchor set and shared read-only.
 ///
 /// For each evaluation the core's ``ChainBuilder`` proposes candidate paths; each is judged by the core's rules
 /// (signatures verified by the backend, revocation from validated CRLs, `CorePolicy`) and then by the library's
@@ -331,7 +331,7 @@ public final class TrustEvaluator: Sendable {
             tried += 1
             let result = try attempt(candidate)
             if let broken = result.checks.firstIndex(where: { $0.contains(.signature) }) {
-                // The link from `broken` to its issuer does not verify: discard this path (DESIGN §3).
+                // The link from `broken` to its issuer does not verify: discard this path (Docs/TrustModel.md).
                 truncated.append(Array(candidate.certificates.prefix(broken + 1)))
                 signatureFailures[candidate.certificates[broken], default: 0] += 1
                 continue

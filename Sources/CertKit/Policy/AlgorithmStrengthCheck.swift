@@ -1,4 +1,4 @@
-/// Key-size and hash floors with Apple's split (DESIGN §3):
+/// Key-size and hash floors with Apple's split (Docs/TrustModel.md):
 /// - fatal everywhere: MD2/MD4/MD5 signatures (`WeakSignature`), RSA < 1024 or EC < 160 bits (`WeakKeySize`);
 /// - recoverable under the SSL policies: SHA-1 signatures (`SignatureHashAlgorithms`), RSA < 2048 or
 ///   EC < 256 bits (`KeySize`).

@@ -69,7 +69,7 @@ package struct PathContext: Sendable {
     }
 }
 
-/// One concept of policy, evaluated by the core identically for every backend (DESIGN §2). A check records
+/// One concept of policy, evaluated by the core identically for every backend (Docs/Architecture.md, "One owner per rule"). A check records
 /// each failure under the ``TrustRule`` it breaks, and only for the rules the profile in force enforces.
 package protocol PathCheck: Sendable {
     /// Records this check's failures for `context` into `findings`.

@@ -10,7 +10,7 @@ public enum TrustCheckSeverity: Int, Sendable, Hashable, Comparable {
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// One failed check on one certificate, named as Apple names it in `TrustResultDetails` (DESIGN §3).
+/// One failed check on one certificate, named as Apple names it in `TrustResultDetails` (Docs/TrustModel.md).
 public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
     case temporalValidity = "TemporalValidity"
     case sslHostname = "SSLHostname"
