@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh
+python3 -m unittest discover -s Tests/Mutation -q  # the mutation tool's reading of swift test runs
 swift build --build-tests
 swift test --skip-build
 if [ "${1:-}" = "--quick" ]; then exit 0; fi

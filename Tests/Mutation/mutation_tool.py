@@ -194,14 +194,17 @@ def target_filter(target):
 # its display name or by its function name, the run summary), and the equivalents on macOS consoles.
 SWIFT_TESTING_FAILURE = re.compile(r"^(?:✘|􀢄|􁁛) (?P<what>.*)$")
 SWIFT_TESTING_ISSUE = re.compile(
-    r'^(?:Test|Suite) (?P<name>"[^"]*"|\S+?)(?: recorded an issue| failed)(?: with \d+ arguments? (?P<arg>.*?) at )?')
+    r'^(?:Test|Suite) (?P<name>"[^"]*"|\S+?)(?: recorded an issue| with \d+ test cases? failed| failed)'
+    r'(?: with \d+ arguments? (?P<arg>.*?) at )?')
 SWIFT_TESTING_SUMMARY = re.compile(r"^(?:✔|✘|􁁛|􀢄|􀟈) Test run with (?P<count>\d+) tests?", re.M)
 XCTEST_FAILURE = re.compile(r"^Test Case '(?P<name>[^']*)' failed")
 XCTEST_ASSERTION = re.compile(r"^.*:\d+: error: (?P<name>[^ ]+) : ")
 XCTEST_SUMMARY = re.compile(r"^\s*Executed (?P<count>\d+) tests?, with (?P<failures>\d+) failures?", re.M)
 CRASH = re.compile(
-    r"(?:Exited with (?:unexpected )?signal code \d+|^Fatal error: |^💣 Program crashed|Segmentation fault|"
-    r"Illegal instruction|^Trace/breakpoint trap|Aborted \(core dumped\)|^Swift/[^ ]*: Fatal error)", re.M)
+    r"(?:exited with (?:unexpected )?signal code \d+|: Fatal error: |^Fatal error: |Program crashed: [^*]*|"
+    r"Segmentation fault|Illegal instruction \(core dumped\)|Aborted \(core dumped\))",
+    re.M | re.I)
+BUILD_ERROR = re.compile(r"^(?:.*:\d+:\d+: error: .*|error: fatalError)$", re.M)
 NO_MATCH = re.compile(r"No matching test cases were run", re.M)
 
 
@@ -253,6 +256,9 @@ def read_run(text, status, timed_out=False):
     crash = CRASH.search(text)
     if crash:
         add(f"(crash: {crash.group(0).strip()})", False)
+    build_error = BUILD_ERROR.search(text)
+    if build_error:
+        add(f"(does not build: {build_error.group(0).strip()[:120]})", False)
     if timed_out:
         add("(timed out)", False)
     elif status != 0:
