@@ -456,6 +456,8 @@ def main():
         print(" ".join(m["id"] for m in selected(load(args[0]), args[1])))
     elif command == "sync":
         sync(*args)
+    elif command == "apply":  # apply LIST ID WORK: one mutant, by hand (restore WORK undoes it)
+        apply(*args)
     elif command == "restore":
         restore(*args)
     elif command == "run":
