@@ -11,6 +11,8 @@
 #                                            runs so that builds stay incremental
 #   Scripts/mutation.sh --timeout SECONDS    a test run's time-out floor (default 300; each run may take 10 times
 #                                            its baseline)
+#   Scripts/mutation.sh --resume             go on with an interrupted run in the same --work: mutants already
+#                                            judged there keep their verdict (the baseline runs again)
 #
 # The script copies the tracked (and untracked, not ignored) files of this working tree to the scratch directory
 # outside the repository, builds it, then Tests/Mutation/mutation_tool.py runs the baseline (the unmutated
@@ -31,6 +33,7 @@ WORK="${TMPDIR:-/tmp}/certkit-mutation"
 ONLY=""
 FILTER=""
 TIMEOUT=300
+RESUME=0
 CHECK_ONLY=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -39,8 +42,9 @@ while [ $# -gt 0 ]; do
     --list) LIST="$2"; shift 2 ;;
     --work) WORK="$2"; shift 2 ;;
     --timeout) TIMEOUT="$2"; shift 2 ;;
+    --resume) RESUME=1; shift ;;
     --check) CHECK_ONLY=1; shift ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "mutation.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -52,15 +56,21 @@ $MUT check "$LIST" "$ROOT" "$ONLY"
 
 echo "mutation: copying the working tree to $WORK" >&2
 mkdir -p "$WORK"
+$MUT restore "$WORK"  # a run interrupted with a mutant applied
 # Copy every tracked or untracked-but-not-ignored file whose content differs (unchanged files keep their
 # modification time, so the build stays incremental); delete files that are gone from the tree.
 (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard) | $MUT sync "$ROOT" "$WORK"
 
 LOG="$WORK/.mutation-logs"
-rm -rf "$LOG"
-mkdir -p "$LOG"
-# Work from a snapshot of the list: editing it during a run must not change the run.
-cp "$LIST" "$LOG/mutants.json"
+if [ "$RESUME" = 1 ] && [ -f "$LOG/results.tsv" ]; then
+  echo "mutation: resuming: $(grep -c . "$LOG/results.tsv" || true) mutant(s) already judged in $LOG" >&2
+else
+  rm -rf "$LOG"
+  mkdir -p "$LOG"
+  # Work from a snapshot of the list: editing it during a run must not change the run.
+  cp "$LIST" "$LOG/mutants.json"
+  : > "$LOG/results.tsv"
+fi
 LIST="$LOG/mutants.json"
 build() { (cd "$WORK" && swift build --build-tests >"$1" 2>&1); }
 
@@ -68,7 +78,6 @@ echo "mutation: baseline build" >&2
 build "$LOG/baseline-build.log" || { echo "mutation: the unmutated tree does not build, see $LOG/baseline-build.log" >&2; exit 1; }
 
 RESULTS="$LOG/results.tsv"
-: > "$RESULTS"
 trap '$MUT restore "$WORK" 2>/dev/null || true' EXIT
 status=0
 $MUT run "$LIST" "$WORK" "$LOG" "$ONLY" "$FILTER" "$TIMEOUT" "$RESULTS" || status=$?

@@ -383,8 +383,10 @@ class Runner:
 
 
 def run(list_path, work, logs, only, narrowing, timeout, results):
-    mutants = selected(load(list_path), only)
+    judged = {row[0] for row in read_results(results)} if os.path.exists(results) else set()
+    mutants = [m for m in selected(load(list_path), only) if m["id"] not in judged]
     runner = Runner(list_path, work, logs, narrowing, float(timeout))
+    runner.runs = sum(1 for name in os.listdir(logs) if re.match(r"^\d{4}-", name))
     # Every baseline first, while the build is the unmutated one.
     for m in mutants:
         for test_filter, _ in runner.plan(m)[0]:
