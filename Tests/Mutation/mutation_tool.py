@@ -410,7 +410,9 @@ VERDICTS = ("KILLED", "SURVIVED", "FLAKY", "EQUIVALENT", "STILLBORN", "ERROR")
 
 def read_results(results):
     rows = []
-    for line in open(results):
+    with open(results) as f:
+        lines = f.readlines()
+    for line in lines:
         if line.strip():
             fields = line.rstrip("\n").split("\t")
             rows.append((fields + ["", "", ""])[:4])

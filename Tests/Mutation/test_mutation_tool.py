@@ -133,3 +133,58 @@ class ObservingTestsTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SummaryTests(unittest.TestCase):
+    """The report: counts, the rate, each non-killed mutant with its test runs, the ones not run, the exit status."""
+
+    def write(self, directory, name, text):
+        path = os.path.join(directory, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def summarize(self, rows):
+        import contextlib
+        import io
+        import json
+        import tempfile
+        with tempfile.TemporaryDirectory() as directory:
+            mutants = [{"id": i, "file": "Sources/Core/A.swift", "original": "a", "replacement": "b", "rule": "r"}
+                       for i in ("m1", "m2", "m3", "m4")]
+            mutants[2]["equivalent"] = "cannot change a verdict"
+            listing = self.write(directory, "mutants.json", json.dumps(mutants))
+            results = self.write(directory, "results.tsv", "".join("\t".join(row) + "\n" for row in rows))
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out), self.assertRaises(SystemExit) as exit:
+                tool.summary(listing, results)
+            return out.getvalue(), exit.exception.code
+
+    def test_rate_runs_and_not_run(self):
+        text, status = self.summarize([
+            ("m1", "KILLED", "observable: CoreTests", "by CoreTests: 1 failure(s): times()"),
+            ("m2", "SURVIVED", "hint 'X' first, then observable: CoreTests,CLITests", ""),
+            ("m3", "EQUIVALENT", "observable: CoreTests", ""),
+        ])
+        self.assertIn("3 mutant(s) run: 1 killed, 1 survived", text)
+        self.assertIn("kill rate 1/3 = 33.3% of all; 1/2 = 50.0% of the non-equivalent", text)
+        self.assertIn("SURVIVED   m2 [r] Sources/Core/A.swift [hint 'X' first, then observable: CoreTests,CLITests]", text)
+        self.assertIn("not run: m4", text)
+        self.assertEqual(status, 1)
+
+    def test_flaky_is_not_a_kill(self):
+        text, status = self.summarize([
+            ("m1", "KILLED", "observable: CoreTests", ""), ("m2", "FLAKY", "observable: CoreTests", "crash"),
+            ("m3", "EQUIVALENT", "observable: CoreTests", ""), ("m4", "KILLED", "observable: CoreTests", ""),
+        ])
+        self.assertIn("2 killed, 0 survived, 1 flaky", text)
+        self.assertIn("kill rate 2/4", text)
+        self.assertEqual(status, 1)
+
+    def test_all_killed_passes(self):
+        text, status = self.summarize([("m1", "KILLED", "narrowed by --filter 'X'", ""),
+                                       ("m2", "KILLED", "observable: CoreTests", ""),
+                                       ("m3", "EQUIVALENT", "observable: CoreTests", ""),
+                                       ("m4", "STILLBORN", "observable: CoreTests", "does not compile")])
+        self.assertIn("1 verdict(s) taken under a --filter narrowing", text)
+        self.assertEqual(status, 0)
