@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh
+python3 -m unittest discover -s Tests/Mutation -q  # the mutation tool's reading of swift test runs
 swift build --build-tests
 echo "== Public API (Tests/API: changes only with a deliberate baseline update, Scripts/api.sh --update)"
 Scripts/api.sh --check >/dev/null

@@ -105,6 +105,48 @@ struct NetworkTestPKI {
                  "-reqin", "leaf.req", "-respout", "ocsp-unknown.der", "-ndays", "1"])
     }
 
+    /// Writes `name`: an OCSP response about the leaf (good, or revoked with `leafRevoked`), made by `openssl ocsp`
+    /// from the intermediate's database (call ``writeIntermediateDatabase(leafRevoked:)`` first), signed by the
+    /// intermediate, or by `signer` (a certificate and key of the directory, sent in the response); nextUpdate
+    /// `days` after thisUpdate, or none when nil.
+    func writeOCSPResponse(_ name: String, signer: String = "int", days: Int? = 1) throws {
+        try run(["ocsp", "-issuer", "int.pem", "-cert", "leaf.pem", "-no_nonce", "-reqout", "leaf.req"])
+        try run(["ocsp", "-index", "index.txt", "-CA", "int.pem", "-rsigner", "\(signer).pem", "-rkey", "\(signer).key",
+                 "-reqin", "leaf.req", "-respout", name] + (days.map { ["-ndays", "\($0)"] } ?? []))
+    }
+
+    /// Writes a delegated OCSP responder certificate `name`.pem (CA:FALSE, OCSPSigning) for the intermediate's name:
+    /// issued by the intermediate, or with `forged`, by a rogue CA that copies the intermediate's name with a key
+    /// of its own (a responder anyone could mint).
+    func writeResponder(_ name: String, forged: Bool) throws {
+        let extensions = """
+            [responder]
+            basicConstraints = critical, CA:FALSE
+            keyUsage = critical, digitalSignature
+            extendedKeyUsage = OCSPSigning
+
+            """
+        try directory.write("\(name).cnf", Array(extensions.utf8))
+        var issuer = "int"
+        if forged {
+            issuer = "rogue-int"
+            try run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "rogue-int.key"])
+            try run(["req", "-new", "-x509", "-key", "rogue-int.key", "-subj", "/CN=Network Test Int", "-days", "365",
+                     "-sha256", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign",
+                     "-out", "rogue-int.pem"])
+        }
+        try run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "\(name).key"])
+        try run(["req", "-new", "-key", "\(name).key", "-subj", "/CN=Network Test Responder", "-out", "\(name).csr"])
+        try run(["x509", "-req", "-in", "\(name).csr", "-CA", "\(issuer).pem", "-CAkey", "\(issuer).key",
+                 "-set_serial", "9", "-days", "300", "-sha256", "-extfile", "\(name).cnf", "-extensions", "responder",
+                 "-out", "\(name).pem"])
+    }
+
+    /// Writes `name`: a CRL of the intermediate (`openssl ca -gencrl`, 30 days) from its database as it stands.
+    func writeIntermediateCRL(_ name: String) throws {
+        try run(["ca", "-config", "ca.cnf", "-gencrl", "-keyfile", "int.key", "-cert", "int.pem", "-out", name])
+    }
+
     /// The bytes of a file of the PKI.
     func bytes(_ path: String) throws -> [UInt8] { try Paths.bytes(path) }
 }

@@ -92,6 +92,24 @@ struct LimitsEvaluationTests {
         #expect(backend.verifications.load(ordering: .relaxed) > 0)
     }
 
+    @Test("the pool bound counts the extra intermediates (--intermediates) with the presented ones, on every backend",
+          arguments: BackendRegistry.standard.names)
+    func poolBoundCountsExtraIntermediates(backend: String) throws {
+        let leaf = try Certificate(derEncoded: AdversarialMatrix.bytes("leaf.der"))
+        let pool = try Self.selfNamedCAs(3)
+        let evaluator = TrustEvaluator(
+            backend: ConcurrencyFixtures.backend(backend), limits: Self.limits { $0.maxPoolCertificates = 2 })
+        for presented in 0...3 {
+            let evaluation = TrustEvaluation(
+                certificates: [leaf] + pool.prefix(presented), verifyDate: Self.date,
+                additionalIntermediates: Array(pool.prefix(3).dropFirst(presented)))
+            Self.expectRefused(evaluator.evaluate(evaluation), naming: "maxPoolCertificates")
+        }
+        // At the bound, in the extra intermediates alone, the evaluation runs.
+        let atBound = TrustEvaluation(certificates: [leaf], verifyDate: Self.date, additionalIntermediates: Array(pool.prefix(2)))
+        #expect(evaluator.evaluate(atBound).error?.check != .resourceLimit)
+    }
+
     @Test("too many anchors, CRLs or CRL entries: refused")
     func anchorAndCRLBounds() throws {
         let chain = try ConcurrencyFixtures.certificates("revoked-leaf/chain.pem")

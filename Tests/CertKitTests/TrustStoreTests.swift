@@ -97,6 +97,25 @@ struct TrustStoreTests {
         #expect(try store.entries().isEmpty)
     }
 
+    @Test("a setting for one policy never replaces another policy's setting for the same host (nor the same policy's for another host)")
+    func settingsPerPolicyAndHost() throws {
+        let directory = try StoreDirectory()
+        let store = Self.store(directory)
+        let server = Constraint(result: .deny, policy: .sslServer, host: "a.example")
+        let client = Constraint(result: .trustRoot, policy: .sslClient, host: "a.example")
+        let otherHost = Constraint(result: .trustRoot, policy: .sslServer, host: "b.example")
+        try store.add(Self.root, constraint: server)
+        try store.add(Self.root, constraint: client)
+        #expect(try store.settings(for: Self.root) == [client, server])
+        try store.add(Self.root, constraint: otherHost)
+        #expect(try store.settings(for: Self.root) == [otherHost, client, server])
+        // The store's settings still deny a.example to a server chain.
+        let evaluation = TrustEvaluation(
+            certificates: Self.chain, policies: [.sslServer(host: "a.example")], anchors: [Self.root],
+            verifyDate: ConcurrencyFixtures.verifyDate, trustSettings: try store.trustSettings())
+        #expect(TrustEvaluator(backend: OpenSSLBackend()).evaluate(evaluation).result == .deny)
+    }
+
     @Test("the file: format, version, base64 DER, SHA-256, settings")
     func fileFormat() throws {
         let directory = try StoreDirectory()
