@@ -81,4 +81,20 @@ struct LibraryDeviationTests {
             #expect(report.isTrusted, "\(backend.name): \(report.libraryVerdict)")
         }
     }
+
+    /// OpenSSL requires the anchor to assert cA when it cannot take it for self-signed; an anchor is trusted as given.
+    @Test("OpenSSL's 'not a CA' on an anchor without basicConstraints is a deviation, on the anchor only")
+    func openSSLAnchorWithoutBasicConstraints() throws {
+        let v1 = try F.certificates("rules-v1-root-anchor/chain.pem") + F.certificates("rules-v1-root-anchor/v1-root.pem")
+        let anchor = LibraryFact(.notACA, index: v1.count - 1, words: "invalid CA certificate")
+        #expect(Deviation.anchorWithoutBasicConstraints.explains(anchor, on: v1, at: F.verifyDate))
+        // Not below the anchor, not for another status, not for an anchor that carries basicConstraints.
+        #expect(!Deviation.anchorWithoutBasicConstraints.explains(
+            LibraryFact(.notACA, index: 1, words: "w"), on: v1, at: F.verifyDate))
+        #expect(!Deviation.anchorWithoutBasicConstraints.explains(
+            LibraryFact(.noIssuer, index: v1.count - 1, words: "w"), on: v1, at: F.verifyDate))
+        let rsa = try F.certificates("valid-chain-rsa/chain.pem") + F.certificates("valid-chain-rsa/root-rsa.pem")
+        #expect(!Deviation.anchorWithoutBasicConstraints.explains(
+            LibraryFact(.notACA, index: rsa.count - 1, words: "w"), on: rsa, at: F.verifyDate))
+    }
 }

@@ -73,6 +73,10 @@ enum LibraryVerdictInterpretation {
         /// OpenSSL 3.0 counts a certificate as expired at the very second of its notAfter (RFC 5280 §4.1.2.5: the
         /// validity period includes notAfter).
         case expiredAtNotAfter
+        /// OpenSSL 3.0 wants the anchor to assert cA when it does not take it for self-signed (a v1 root whose own
+        /// signature algorithm it cannot check): an anchor is trusted as given, its name and key (RFC 5280
+        /// §6.1.1 (d)), and one without basicConstraints (a v1 root) is no CA certificate to judge.
+        case anchorWithoutBasicConstraints
 
         /// True when this deviation explains `fact` on `path` at `date`.
         func explains(_ fact: LibraryFact, on path: [Certificate], at date: Date) -> Bool {
@@ -102,6 +106,9 @@ enum LibraryVerdictInterpretation {
                     if case .other(let tag, _) = $0 { return tag == 3 || tag == 5 }  // x400Address, ediPartyName
                     return false
                 }
+            case .anchorWithoutBasicConstraints:
+                guard fact.status == .notACA, let index = fact.index, index == path.count - 1 else { return false }
+                return path[index].extensions.basicConstraints == nil
             case .expiredAtNotAfter:
                 guard fact.status == .expired, let index = fact.index, path.indices.contains(index) else { return false }
                 return path[index].notAfter.timeIntervalSince1970 == date.timeIntervalSince1970.rounded(.down)
