@@ -353,6 +353,12 @@ RULES = [
     # not check; the rfc5280 and webpki profiles enforce it (rfc5280.key-cert-sign-requires-ca).
     Rule("keycertsign-without-ca", r"^(ku\.leaf-all|bc\.leaf-ca-true[a-z0-9-]*)@leaf$", STRICT + PYCA, profiles={"apple"},
          cause={"openssl": ossl(82), "pyca": py("EE keyUsage must not assert keyCertSign")}),
+    # A leaf asserting cA (a CA certificate used as the end entity) without keyUsage, apple profile: keyUsage in a
+    # CA certificate is a duty of the issuing CA (RFC 5280 section 4.2.1.3), and the leaf issues nothing in this
+    # path; openssl -x509_strict wants it ("CA cert does not include key usage extension", and keyCertSign for the
+    # pathLenConstraint).
+    AllTagsRule("leaf-ca-without-key-usage", [r"^bc\.leaf-ca-true[a-z0-9-]*@leaf$", r"^(ku\.leaf-remove|ext\.remove:ku)@leaf$"],
+                STRICT, profiles={"apple"}, cause={"openssl": ossl(81, 92)}),
     # The same leaf with an empty subject as well: openssl -x509_strict wants a subject in every certificate that
     # asserts keyCertSign (a CA duty, RFC 5280 section 4.1.2.6); the SAN (critical, as required) names the leaf.
     AllTagsRule("empty-subject-keycertsign", [r"^ku\.leaf-all@leaf$", r"^san\.empty-subject[a-z-]*@leaf$"], STRICT,
