@@ -55,6 +55,28 @@ struct PKCS12IterationBoundCommandTests {
         ], "\(tls): \(run.stderr)")
     }
 
+    /// Legacy PEM encryption (Proc-Type/DEK-Info, one MD5 round) wrapped around an encrypted PKCS#8 key hides the
+    /// inner count from the core; the library would decrypt the outer layer and run the inner derivation unbounded.
+    @Test("connect --cert --key refuses an ENCRYPTED PRIVATE KEY block with PEM headers before any derivation",
+          arguments: IdentityPaths.backends)
+    func connectKeyFileWithHeaders(tls: String) throws {
+        let plain = try String(contentsOfFile: IdentityPaths.fixture("bounds-key-over.key"), encoding: .utf8)
+        let wrapped = plain.replacingOccurrences(
+            of: "-----BEGIN ENCRYPTED PRIVATE KEY-----\n",
+            with: "-----BEGIN ENCRYPTED PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n"
+                + "DEK-Info: AES-128-CBC,00112233445566778899AABBCCDDEEFF\n\n")
+        #expect(wrapped != plain)
+        let directory = try TemporaryDirectory()
+        let key = try directory.write("legacy-wrapped.key", Array(wrapped.utf8))
+        let run = certkitConnect("127.0.0.1:1", [
+            "--tls", tls, "--cert", IdentityPaths.fixture("client-chain.pem"), "--key", key,
+        ] + password)
+        #expect(run.status == 1)
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1 && lines[0].hasPrefix("certkit: \(key): ")
+                && lines[0].contains("PEM headers"), "\(tls): \(run.stderr)")
+    }
+
     @Test("a normal file is read as before", arguments: IdentityPaths.backends)
     func control(backend: String) {
         let run = certkit(["inspect", "--backend", backend, IdentityPaths.fixture("bounds-control.p12")] + password)

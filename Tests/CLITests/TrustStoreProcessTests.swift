@@ -125,6 +125,27 @@ struct TrustStoreProcessTests {
         #expect(try Paths.bytes(file) == before)
     }
 
+    @Test("export to a directory: a hash-named sub-directory is refused, never deleted; an earlier export's stale file is")
+    func exportNeverDeletesADirectory() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.file("store")
+        #expect(try BinaryTests.run(["trust", "add", "--store", store, Paths.sample("root-ca.pem")]).code == 0)
+        let capath = directory.file("capath")
+        let precious = (capath as NSString).appendingPathComponent("deadbeef.0/precious")
+        try FileManager.default.createDirectory(atPath: precious, withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: (precious as NSString).appendingPathComponent("data.txt")))
+        let refused = try BinaryTests.run(["trust", "export", "--store", store, "--format", "openssl-dir", capath])
+        #expect(refused.code == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("deadbeef.0") && refused.stderr.contains("not an earlier export"))
+        #expect(FileManager.default.fileExists(atPath: (precious as NSString).appendingPathComponent("data.txt")))
+        // A stale regular file of an earlier export is still replaced.
+        try FileManager.default.removeItem(atPath: (capath as NSString).appendingPathComponent("deadbeef.0"))
+        try Data("old".utf8).write(to: URL(fileURLWithPath: (capath as NSString).appendingPathComponent("deadbeef.0")))
+        let exported = try BinaryTests.run(["trust", "export", "--store", store, "--format", "openssl-dir", capath])
+        #expect(exported.code == 0, "\(exported.stderr)")
+        #expect(!(try FileManager.default.contentsOfDirectory(atPath: capath)).contains("deadbeef.0"))
+    }
+
     @Test("export: 'openssl verify -CApath' and 'certtool --verify' accept the demo chain; certkit agrees on both backends")
     func exportForOpenSSLAndGnuTLS() throws {
         let directory = try TemporaryDirectory()

@@ -120,7 +120,11 @@ extension TrustStore {
             } catch {
                 throw TrustStoreError(.unreadable, file: directory, problem: "cannot list: \(TrustStoreFiles.reason(error))")
             }
-            if let stranger = existing.first(where: { !Self.isHashFileName($0) }) {
+            // Only files (or links) with hash names are an earlier export's: anything else, a directory with such
+            // a name included, is refused, never replaced or deleted.
+            if let stranger = existing.first(where: {
+                !Self.isHashFileName($0) || !Self.isFileOrLink((directory as NSString).appendingPathComponent($0))
+            }) {
                 throw TrustStoreError(
                     .unwritable, file: directory,
                     problem: "holds '\(MessageText.line(stranger, limit: 40))', so it is not an earlier export; choose an empty or new directory")
@@ -138,6 +142,13 @@ extension TrustStore {
             try? FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(stale))
         }
         return export
+    }
+
+    /// True when `path` itself (not what a link points to) is a regular file or a symbolic link.
+    static func isFileOrLink(_ path: String) -> Bool {
+        guard let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+        else { return false }
+        return type == .typeRegular || type == .typeSymbolicLink
     }
 
     /// True for `<8 lowercase hex>.<decimal>`, the names `openssl rehash` gives certificates.

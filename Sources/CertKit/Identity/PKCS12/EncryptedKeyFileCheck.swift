@@ -6,16 +6,26 @@ extension PKCS12KeyDerivationBudget {
     /// `ENCRYPTED PRIVATE KEY` PEM block, or a DER EncryptedPrivateKeyInfo. Only encrypted keys are copied out of
     /// `key` (their bytes are ciphertext); an unencrypted key is recognized in place and left alone, and so is the
     /// legacy PEM encryption (`Proc-Type: 4,ENCRYPTED`: one MD5 round, no count).
+    ///
+    /// An `ENCRYPTED PRIVATE KEY` block that carries PEM headers (`Proc-Type`/`DEK-Info`: the legacy encryption
+    /// wrapped around an encrypted PKCS#8 key) or whose base64 does not decode is refused: its inner key derivation
+    /// could not be read, so it could not be bounded, before the library ran it.
     package mutating func check(privateKeyFile key: SecretBytes) throws(IdentityError) {
-        let encrypted: [[UInt8]] = key.withUnsafeBytes { bytes in Self.encryptedKeyInfos(bytes) }
+        let encrypted: [[UInt8]]? = key.withUnsafeBytes { bytes in Self.encryptedKeyInfos(bytes) }
+        guard let encrypted else {
+            throw .malformed(
+                "an ENCRYPTED PRIVATE KEY block with PEM headers (legacy encryption around it) or broken base64: its "
+                    + "key derivation cannot be bounded before the library runs it")
+        }
         for info in encrypted {
             try check(encryptedPrivateKeyInfo: info, what: "the encrypted private key")
         }
     }
 
     /// The DER of every EncryptedPrivateKeyInfo in `bytes` (PEM blocks, or the whole input when it is DER); nil
-    /// entries are never returned: a block whose base64 does not decode is left to the library.
-    private static func encryptedKeyInfos(_ bytes: UnsafeRawBufferPointer) -> [[UInt8]] {
+    /// when an `ENCRYPTED PRIVATE KEY` block has PEM headers or base64 that does not decode (nothing can be read
+    /// from it before the library runs its key derivation).
+    private static func encryptedKeyInfos(_ bytes: UnsafeRawBufferPointer) -> [[UInt8]]? {
         let begin = Array("-----BEGIN ENCRYPTED PRIVATE KEY-----".utf8)
         let end = Array("-----END ENCRYPTED PRIVATE KEY-----".utf8)
         var found: [[UInt8]] = []
@@ -24,7 +34,11 @@ extension PKCS12KeyDerivationBudget {
             let body = start + begin.count
             guard let stop = firstIndex(of: end, in: bytes, from: body) else { break }
             let text = Data(bytes[body..<stop])
-            if let der = Data(base64Encoded: text, options: .ignoreUnknownCharacters) { found.append(Array(der)) }
+            // A header line ("Proc-Type: 4,ENCRYPTED", "DEK-Info: ...") has a colon, which base64 never does.
+            guard !text.contains(UInt8(ascii: ":")),
+                  let der = Data(base64Encoded: text, options: .ignoreUnknownCharacters)
+            else { return nil }
+            found.append(Array(der))
             position = stop + end.count
         }
         if found.isEmpty, isEncryptedKeyInfoDER(bytes) { found.append(Array(bytes)) }
