@@ -74,15 +74,24 @@ struct SkippedCertificateTests {
         let lines = [
             BatchLines.line(["id": "skip", "chain": [ders[0], garbage, ders[1]]]),
             BatchLines.line(["id": "leaf", "chain": [garbage, ders[1]]]),
+            // One PEM element whose first block (the leaf) does not decode and whose second does: the second never
+            // takes the leaf's place.
+            BatchLines.line([
+                "id": "leaf-in-pem",
+                "chain": [Self.garbageBlock + (try String(contentsOfFile: Paths.sample("intermediate-ca.pem"), encoding: .utf8))],
+            ]),
         ]
         let run = try BatchProcess.run(
             ["evaluate", "--anchors", Paths.sample("root-ca.pem"), "--host", "localhost", "--batch", "-"], lines: lines)
         let objects = run.objects
-        try #require(objects.count == 2, "\(run.stdout)\(run.stderr)")
+        try #require(objects.count == 3, "\(run.stdout)\(run.stderr)")
         #expect(objects[0]["trusted"] as? Bool == true, "\(objects[0])")
         let skipped = try #require(objects[0]["skippedCertificates"] as? [[String: Any]])
         #expect(skipped.first?["source"] as? String == "chain[1]" && skipped.first?["index"] as? Int == 0)
         #expect((objects[1]["error"] as? [String: Any])?["code"] as? String == "invalid-chain")
+        let leafInPEM = objects[2]["error"] as? [String: Any]
+        #expect(leafInPEM?["code"] as? String == "invalid-chain", "\(objects[2])")
+        #expect((leafInPEM?["message"] as? String)?.contains("the leaf does not decode") == true, "\(objects[2])")
     }
 
     @Test("ServerTrust: malformed DER after the leaf is skipped and named; a malformed leaf is otherError",

@@ -131,6 +131,33 @@ struct PKCS12IterationBoundTests {
         }
     }
 
+    /// An EncryptedPrivateKeyInfo (PBES2, PBKDF2, AES-256-CBC) whose iteration count is the INTEGER `count`.
+    static func encryptedKeyInfo(count: [UInt8]) -> [UInt8] {
+        let t = DERBuilder.tlv
+        let pbes2: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x05, 0x0D]
+        let pbkdf2: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x05, 0x0C]
+        let aes256CBC: [UInt8] = [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x01, 0x2A]
+        let kdf = DERBuilder.sequence([t(0x06, pbkdf2), DERBuilder.sequence([t(0x04, Array(repeating: 1, count: 8)), t(0x02, count)])])
+        let scheme = DERBuilder.sequence([t(0x06, aes256CBC), t(0x04, Array(repeating: 2, count: 16))])
+        let algorithm = DERBuilder.sequence([t(0x06, pbes2), DERBuilder.sequence([kdf, scheme])])
+        return DERBuilder.sequence([algorithm, t(0x04, Array(repeating: 3, count: 48))])
+    }
+
+    @Test("a count of eight significant bytes (2^56 and up, 2^63 with the top bit set) is past the bound, never read as negative",
+          arguments: backends)
+    func countsPastSevenBytes(backend: String) throws {
+        let certificates = try IdentityFixtures.certificates("client-chain.pem")
+        for count: [UInt8] in [[0x00, 0x80, 0, 0, 0, 0, 0, 0, 0], [0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
+                               [0x01, 0, 0, 0, 0, 0, 0, 0], [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]] {
+            #expect(throws: IdentityError.limitExceeded(
+                "the encrypted private key asks for more than 2^56 key-derivation iterations, more than 1000000 (Limits.maxPKCS12Iterations)"),
+                "\(backend) \(count)") {
+                try importer(backend).importIdentity(
+                    certificates: certificates, privateKey: Self.encryptedKeyInfo(count: count), password: IdentityFixtures.password)
+            }
+        }
+    }
+
     @Test("files written by OpenSSL still import: modern, certificates only, legacy on GnuTLS", arguments: backends)
     func existingFiles(backend: String) throws {
         #expect(throws: Never.self) { try outcome(backend, "client.p12").get() }

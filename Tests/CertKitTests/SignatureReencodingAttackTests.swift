@@ -143,6 +143,41 @@ struct SignatureReencodingAttackTests {
         }
     }
 
+    @Test("a deny that is not its certificate's first setting still reaches the copies (a store keeps settings per policy)")
+    func denyAfterAnotherSetting() throws {
+        let pki = try ECPKI()
+        let copy = try Self.malleated(pki.intermediate)
+        let settings = TrustSettings(certificateSettings: [
+            CertificateTrustSettings(certificate: pki.intermediate, constraints: [
+                .init(result: .trustAsRoot, policy: .sslClient), .init(result: .deny, policy: .sslServer),
+            ])
+        ])
+        let index = TrustSettingsIndex(settings)
+        #expect(index.resolution(for: copy, under: .sslServer(host: "leaf.example")).isDenied)
+        #expect(index.resolution(for: pki.intermediate, under: .sslServer(host: "leaf.example")).isDenied)
+        for backend in BackendRegistry.standard.allBackends() {
+            let report = Self.evaluate(backend, chain: [pki.leaf, copy], anchors: [pki.root], settings: settings)
+            #expect(report.result == .deny, "\(backend.name): \(report.result) \(report.checks)")
+        }
+    }
+
+    @Test("export leaves out a trusted root denied through one identity alone (issuer+serial, or subject+key)")
+    func exportLeavesOutOneIdentityRelation() throws {
+        let pki = try ECPKI()
+        // TBS fields: 1 serial, 5 subject. Each copy shares exactly one identity with the root.
+        let sameIssuerSerial = try Self.withTBSFields(pki.root, [5: Self.name("Another Subject")])
+        let sameSubjectKey = try Self.withTBSFields(pki.root, [1: DERBuilder.tlv(0x02, [0x7E, 0x57])])
+        for related in [sameIssuerSerial, sameSubjectKey] {
+            let directory = try StoreDirectory()
+            let store = TrustStoreTests.store(directory)
+            try store.add(pki.root, constraint: .init(result: .trustRoot))
+            try store.add(related, constraint: .init(result: .deny))
+            let selection = try store.exportSelection()
+            #expect(selection.included.isEmpty, "\(selection.included.map(\.certificate.subject))")
+            #expect(Set(selection.skipped.map(\.entry.certificate)) == [pki.root, related])
+        }
+    }
+
     @Test("a trustAsRoot setting stays bound to the exact certificate: the copy is not an anchor")
     func positiveSettingIsExact() throws {
         let pki = try ECPKI()
