@@ -111,6 +111,19 @@ class AboveAnchorRule(Rule):
         return False
 
 
+class DistractorRule(Rule):
+    """A same-name distractor (another key) beside the real issuer: pyca reports only its last candidate's failure
+    ("signature does not match"), which hides why the real path failed. Explained only when another row explains a
+    pyca rejection for one of the case's other tags (the real path's own reason), never on its own."""
+
+    def applies(self, tags, profile):
+        if not super().applies(tags, profile):
+            return False
+        others = [t for t in tags if not self.tags.search(t)]
+        return any(rule is not self and rule.kind == "accept" and "pyca" in rule.references
+                   and not isinstance(rule, DistractorRule) and rule.applies(others, profile) for rule in RULES)
+
+
 class AllTagsRule(Rule):
     """A rule that applies only when every one of its patterns matches some tag of the case."""
 
@@ -313,7 +326,7 @@ RULES = [
     # A dNSName SAN that is not a valid host name (an IP literal, a NUL) beside an excluded DNS subtree it does not
     # fall in: the apple profile compares names as trustd does; rfc5280 and webpki refuse such a SAN under any
     # DNS constraint (rfc5280.name-constraints-valid-names), as pyca does.
-    AllTagsRule("apple-invalid-san-excluded", [r"^nc\.exclude-", r"^host\.(dns:san-nul|ip:.*/both)@leaf$"], PYCA,
+    AllTagsRule("apple-invalid-san-excluded", [r"^nc\.exclude-", r"^host\.(dns:san-nul|dns:wild-middle|ip:.*/both)@leaf$"], PYCA,
                 profiles={"apple"}, cause={"pyca": r"(?i)name constraint|DNS name|invalid|SAN"}),
     # directoryName constraints: certkit implements them (RFC 5280 section 4.2.1.10); pyca refuses the extension
     # and GnuTLS refuses every certificate below an excluded directoryName.
@@ -337,8 +350,8 @@ RULES = [
     Rule("openssl-bad-utf8-load", r"^name\.subject-bad-utf8@", OPENSSL_ALL, cause={"openssl": OSSL_LOAD}),
     # A distractor with the issuer's name and another key is tried first by pyca; when the real path fails too
     # (for its own explained reason: the anchor's own signature algorithm), pyca reports only the last candidate.
-    AllTagsRule("pyca-distractor-last-error", [r"^chain\.cross-distractor-same-name$", r"^(sigalg|sig)\.[^@]*@root$"],
-                PYCA, cause={"pyca": py("signature does not match")}),
+    DistractorRule("pyca-distractor-last-error", r"^chain\.cross-distractor-same-name$", PYCA,
+                   cause={"pyca": py("signature does not match")}),
     # The path ends at the first anchor (SecTrust, RFC 5280 section 6.1.1 (d)): certificates above it are not read.
     # Only reasons about certificates above the leaf are explained (never a host name or a leaf error).
     AboveAnchorRule("above-the-anchor", r".", ALL,
