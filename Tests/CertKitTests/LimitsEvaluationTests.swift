@@ -110,6 +110,25 @@ struct LimitsEvaluationTests {
         #expect(evaluator.evaluate(atBound).error?.check != .resourceLimit)
     }
 
+    @Test("skipped certificates count toward the pool bound with the result cache on: a cached pass is never reused past it",
+          arguments: BackendRegistry.standard.names)
+    func skippedCountInCachedEvaluations(backend: String) throws {
+        let chain = try ConcurrencyFixtures.certificates("valid-chain-rsa/chain.pem")
+        let root = try ConcurrencyFixtures.certificates("valid-chain-rsa/root-rsa.pem")
+        let evaluator = TrustEvaluator(
+            backend: ConcurrencyFixtures.backend(backend), limits: Self.limits { $0.maxPoolCertificates = 2 },
+            configuration: .cached)
+        var evaluation = TrustEvaluation(
+            certificates: chain, policies: [.sslServer(host: "leaf.example")], anchors: root, verifyDate: Self.date)
+        #expect(evaluator.evaluate(evaluation).isTrusted, "\(backend)")
+        // The same chain, with two more certificates that did not decode: over the bound, whatever was cached.
+        evaluation.skippedCertificates = [
+            SkippedCertificate(source: "intermediates.pem", index: 0, reason: "does not decode"),
+            SkippedCertificate(source: "intermediates.pem", index: 1, reason: "does not decode"),
+        ]
+        Self.expectRefused(evaluator.evaluate(evaluation), naming: "maxPoolCertificates")
+    }
+
     @Test("too many anchors, CRLs or CRL entries: refused")
     func anchorAndCRLBounds() throws {
         let chain = try ConcurrencyFixtures.certificates("revoked-leaf/chain.pem")

@@ -44,4 +44,14 @@ struct PostHandshakeSignalTests {
         #expect(closing.first == .closeNotify)
         #expect(closing.handshakeAlert == nil)
     }
+
+    @Test("after the handshake, every alert but close_notify is a refusal: user_canceled, warning level included")
+    func userCanceledIsAnAlert() {
+        var canceled = TLSReceivedSignals()
+        canceled.handshakeComplete = true
+        canceled.receivedAlert(90, fatal: false)
+        #expect(canceled.first == .alert(90))
+        #expect(canceled.first?.refusal(presented: true)?.description
+            == "the server refused the client certificate (the server sent alert user_canceled)")
+    }
 }
