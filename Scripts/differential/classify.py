@@ -188,7 +188,7 @@ RULES = [
     # The anchor is trusted as given: its own signature (algorithm, parameters, value) is never checked.
     # OpenSSL decides "self-signed" by checking that signature's algorithm against the key, and then looks for
     # the anchor's issuer; pyca and GnuTLS refuse an anchor they cannot parse or whose algorithm they ban.
-    Rule("anchor-self-signature", r"^(sigalg|sig)\.[^@]*@(?P<anchor>root|int\d?)$", ALL,
+    Rule("anchor-self-signature", r"^(sigalg|sig)\.[^@]*@(?P<anchor>root|int\d?|leaf)$", ALL,
          cause={"openssl": ossl(2, 20, 7, 78, 68, 4) + "|" + OSSL_LOAD,
                 "gnutls": gnu(G_ISSUER, G_SIG, G_INSECURE, G_NOT_CA, *G_LOAD),
                 "pyca": PY_SIG_PARSE + "|" + py("mismatch between signatureAlgorithm and SPKI algorithm",
@@ -302,6 +302,11 @@ RULES = [
     # looks for its signer (-partial_chain notwithstanding).
     AllTagsRule("openssl-self-issued-anchor", [r"^chain\.self-issued-int$", r"^anchor@int$"], OPENSSL_ALL,
                 cause={"openssl": ossl(2, 20, 7, 19)}),
+    # A self-issued intermediate (the root's name, its own key, signed by the root) without a key identifier to
+    # tell it from the root: OpenSSL and GnuTLS take it for self-signed (no signature check) and end the chain
+    # there; certkit links certificates by signature (RFC 5280 section 6.1: self-issued is not self-signed).
+    AllTagsRule("self-issued-without-key-identifier", [r"^chain\.self-issued-int$", r"^ext\.remove:(aki|ski)@(int|root)$"],
+                OPENSSL_ALL + ("gnutls",), cause={"openssl": ossl(19, 2, 20), "gnutls": gnu(G_ISSUER)}),
     # RFC 5280 section 6.1.4 (l): a self-issued intermediate does not count against pathLenConstraint; GnuTLS's
     # certtool counts it, and pyca then tries the root as the leaf's issuer.
     AllTagsRule("self-issued-not-counted", [r"^chain\.self-issued-int$", r"^bc\.root-pathlen0@root$"], ("gnutls",) + PYCA,
@@ -350,7 +355,7 @@ RULES = [
     Rule("openssl-bad-utf8-load", r"^name\.subject-bad-utf8@", OPENSSL_ALL, cause={"openssl": OSSL_LOAD}),
     # A distractor with the issuer's name and another key is tried first by pyca; when the real path fails too
     # (for its own explained reason: the anchor's own signature algorithm), pyca reports only the last candidate.
-    DistractorRule("pyca-distractor-last-error", r"^chain\.cross-distractor-same-name$", PYCA,
+    DistractorRule("pyca-distractor-last-error", r"^chain\.(cross-distractor-same-name|self-issued-int)$", PYCA,
                    cause={"pyca": py("signature does not match")}),
     # The path ends at the first anchor (SecTrust, RFC 5280 section 6.1.1 (d)): certificates above it are not read.
     # Only reasons about certificates above the leaf are explained (never a host name or a leaf error).
