@@ -40,7 +40,9 @@ def reasons(reference, detail):
                 out += [x.strip(" .") + "." for x in m.group(1).split(". ")
                         if x.strip(" .") and x.strip(" .") != "The certificate is NOT trusted"]
             elif part.strip():
-                out.append(part.strip())
+                # certtool's output when it stopped before verifying: its error lines, not its progress lines.
+                out += [line.strip() for line in part.splitlines()
+                        if line.strip() and not line.strip().startswith("Loaded CAs")]
         return out or [detail]
     return [detail]
 
@@ -172,7 +174,8 @@ G_CRIT = "The certificate contains an unknown critical extension"
 G_PURPOSE = "The certificate chain does not match the intended purpose"
 G_NAME = "The name in the certificate does not match the expected"
 G_CONSTRAINTS = "The certificate chain violates the signer's constraints"
-G_LOAD = ("gnutls_x509_trust_add_trust_file", "error parsing CRTs", "Error in the certificate")
+G_LOAD = ("gnutls_x509_trust_add_trust_file", "error parsing CRTs", "Error in the certificate",
+          "gnutls_x509_crt_get_issuer_dn")
 G_EXPIRED = "The certificate chain uses expired certificate"
 
 
@@ -249,7 +252,7 @@ RULES = [
     # compare the bytes, so they find no issuer.
     Rule("name-normalisation", r"^name\.issuer-(case|string-type|whitespace)@", ("gnutls",) + PYCA,
          cause={"gnutls": gnu(G_ISSUER), "pyca": py("all candidates exhausted with no interior errors")}),
-    Rule("webpki-san-criticality", r"^ext\.criticality:san/critical@leaf$", PYCA,
+    Rule("webpki-san-criticality", r"^(ext\.criticality:san/critical|san\.empty-subject-critical)@leaf$", PYCA,
          cause={"pyca": py("EE subjectAltName MUST NOT be critical when subject is nonempty")}),
     Rule("empty-subject-san-noncritical", r"^san\.empty-subject-noncritical@leaf$", STRICT + PYCA,
          cause={"openssl": r"^error \d+ at 0 depth lookup: .*(?i:subject|subjectAltName|SAN)",
