@@ -334,7 +334,7 @@ RULES = [
     # A dNSName SAN that is not a valid host name (an IP literal, a NUL) beside an excluded DNS subtree it does not
     # fall in: the apple profile compares names as trustd does; rfc5280 and webpki refuse such a SAN under any
     # DNS constraint (rfc5280.name-constraints-valid-names), as pyca does.
-    AllTagsRule("apple-invalid-san-excluded", [r"^nc\.exclude-", r"^host\.(dns:san-nul|dns:wild-middle|ip:.*/both)@leaf$"], PYCA,
+    AllTagsRule("apple-invalid-san-excluded", [r"^nc\.exclude-", r"^host\.(dns:san-nul|dns:wild-(middle|doublestar)|ip:.*/both)@leaf$"], PYCA,
                 profiles={"apple"}, cause={"pyca": r"(?i)name constraint|DNS name|invalid|SAN"}),
     # directoryName constraints: certkit implements them (RFC 5280 section 4.2.1.10); pyca refuses the extension
     # and GnuTLS refuses every certificate below an excluded directoryName.
@@ -353,6 +353,11 @@ RULES = [
     # section 6.1: the anchor is not part of the path validated); OpenSSL -crl_check_all still looks for its CRL.
     AllTagsRule("anchor-not-revocation-checked", [r"^chain\.anchor-is-leaf$", r"^crl\."], OPENSSL_ALL,
                 cause={"openssl": r"^error \d+ at \d+ depth lookup: .*(CRL|revoked)"}),
+    # The same for an intermediate made an anchor and revoked by its issuer's CRL: the path ends at the anchor, which
+    # is trusted as given; GnuTLS and OpenSSL walk on to the root and apply the root's CRL to it.
+    AllTagsRule("anchor-int-not-revocation-checked", [r"^anchor@int$", r"^crl\.revoke-int"], OPENSSL_ALL + ("gnutls",),
+                cause={"openssl": r"^error \d+ at \d+ depth lookup: .*(CRL|revoked)",
+                       "gnutls": gnu("The certificate chain is revoked")}),
     # A name that is not valid UTF-8 in a UTF8String: OpenSSL's decoder refuses the whole certificate; the core
     # (and pyca, and GnuTLS) keep the bytes, compare names as encoded and print them escaped.
     Rule("openssl-bad-utf8-load", r"^name\.subject-bad-utf8@", OPENSSL_ALL, cause={"openssl": OSSL_LOAD}),
