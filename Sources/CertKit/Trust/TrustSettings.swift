@@ -17,7 +17,7 @@
 /// A certificate that has a distrust setting is denied whatever its other settings say.
 ///
 /// What a setting binds to (Docs/TrustModel.md): `deny` and ``distrust`` bind to the certificate's identities
-/// (``CertificateIdentity``: issuer name and serial number, subject name and public key), so they reach a copy
+/// (`CertificateIdentity`: issuer name and serial number, subject name and public key), so they reach a copy
 /// re-encoded without any key and a certificate re-issued for the same key; `trustRoot`, `trustAsRoot`,
 /// ``alwaysTrust`` and allowed errors bind to the exact DER.
 public struct TrustSettings: Sendable, Hashable {

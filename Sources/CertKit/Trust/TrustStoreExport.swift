@@ -36,7 +36,7 @@ extension TrustStore {
 
     /// Splits the store into the anchors an export writes and the certificates it leaves out
     /// (``exportExclusionReason(_:)``).
-    /// A certificate that shares an identity with one that has a deny setting (``CertificateIdentity``: the same
+    /// A certificate that shares an identity with one that has a deny setting (`CertificateIdentity`: the same
     /// issuer and serial, or the same subject and key) is left out too: an evaluation denies it.
     public func exportSelection() throws(TrustStoreError) -> Export {
         var export = Export(included: [], skipped: [], files: [])
