@@ -36,9 +36,10 @@ def reasons(reference, detail):
         for part in detail.split(" | "):
             m = re.search(r"verification output: Not verified\.(.*)$", part)
             if m:
-                # "The certificate is NOT trusted." is the verdict itself, not a reason.
-                out += [x.strip(" .") + "." for x in m.group(1).split(". ")
-                        if x.strip(" .") and x.strip(" .") != "The certificate is NOT trusted"]
+                # "The certificate is NOT trusted." is the verdict itself, not a reason; when it is all certtool
+                # says, the refusal has no reason beyond it (GnuTLS cannot use the trust anchor it was given).
+                given = [x.strip(" .") + "." for x in m.group(1).split(". ") if x.strip(" .")]
+                out += [x for x in given if x != "The certificate is NOT trusted."] or given
             elif part.strip():
                 # certtool's output when it stopped before verifying: its error lines, not its progress lines.
                 out += [line.strip() for line in part.splitlines()
@@ -193,7 +194,7 @@ RULES = [
     # the anchor's issuer; pyca and GnuTLS refuse an anchor they cannot parse or whose algorithm they ban.
     Rule("anchor-self-signature", r"^(sigalg|sig)\.[^@]*@(?P<anchor>root|int\d?|leaf)$", ALL,
          cause={"openssl": ossl(2, 20, 7, 78, 68, 4) + "|" + OSSL_LOAD,
-                "gnutls": gnu(G_ISSUER, G_SIG, G_INSECURE, G_NOT_CA, *G_LOAD),
+                "gnutls": gnu(G_ISSUER, G_SIG, G_INSECURE, G_NOT_CA, *G_LOAD) + r"|^The certificate is NOT trusted\.$",
                 "pyca": PY_SIG_PARSE + "|" + py("mismatch between signatureAlgorithm and SPKI algorithm",
                                                 "Forbidden signature algorithm", "unsupported signature algorithm")}),
     # RFC 5280 section 4.2.1.x duties of the issuing CA that section 6 path validation does not check;
@@ -360,7 +361,8 @@ RULES = [
                        "gnutls": gnu("The certificate chain is revoked")}),
     # A name that is not valid UTF-8 in a UTF8String: OpenSSL's decoder refuses the whole certificate; the core
     # (and pyca, and GnuTLS) keep the bytes, compare names as encoded and print them escaped.
-    Rule("openssl-bad-utf8-load", r"^name\.subject-bad-utf8@", OPENSSL_ALL, cause={"openssl": OSSL_LOAD}),
+    Rule("openssl-bad-utf8-load", r"^name\.subject-bad-utf8@", OPENSSL_ALL + PYCA,
+         cause={"openssl": OSSL_LOAD, "pyca": r'kind: InvalidValue, location: \["subject"\]'}),
     # A distractor with the issuer's name and another key is tried first by pyca; when the real path fails too
     # (for its own explained reason: the anchor's own signature algorithm), pyca reports only the last candidate.
     DistractorRule("pyca-distractor-last-error", r"^chain\.(cross-distractor-same-name|self-issued-int)$", PYCA,
@@ -378,7 +380,7 @@ RULES = [
     # keyCertSign in a leaf that is not a CA: a duty of the issuing CA (RFC 5280 section 4.2.1.3) that trustd does
     # not check; the rfc5280 and webpki profiles enforce it (rfc5280.key-cert-sign-requires-ca).
     Rule("keycertsign-without-ca", r"^(ku\.leaf-all|bc\.leaf-ca-true[a-z0-9-]*)@leaf$", STRICT + PYCA, profiles={"apple"},
-         cause={"openssl": ossl(82), "pyca": py("EE keyUsage must not assert keyCertSign")}),
+         cause={"openssl": ossl(82, 79), "pyca": py("EE keyUsage must not assert keyCertSign")}),
     # A leaf asserting cA (a CA certificate used as the end entity) without keyUsage, apple profile: keyUsage in a
     # CA certificate is a duty of the issuing CA (RFC 5280 section 4.2.1.3), and the leaf issues nothing in this
     # path; openssl -x509_strict wants it ("CA cert does not include key usage extension", and keyCertSign for the
