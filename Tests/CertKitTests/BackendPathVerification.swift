@@ -10,7 +10,7 @@ extension TrustBackend {
         _ path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
     ) throws(BackendError) -> PathFindings {
         var findings = PathFindings(count: path.certificates.count)
-        var signatures = PathSignatureCheck(backend: self, readsLibraryDigest: false)
+        var signatures = PathSignatureCheck(backend: self)
         try signatures.check(path, into: &findings)
         var revocation = RevocationCheck(backend: self)
         let evaluation = TrustEvaluation(certificates: path.certificates, crls: crls)

@@ -109,7 +109,7 @@ struct KeyBoundsTests {
             scheme: .rsaPKCS1(.sha256), signedBytes: Array("signed".utf8), signature: [UInt8](repeating: 0x5A, count: 2048),
             signerKey: key)
         let verdict = try PathSignatureCheck.verify(
-            input, libraryDigest: .unknown, backend: try #require(BackendRegistry.standard.backend(named: backend)))
+            input, backend: try #require(BackendRegistry.standard.backend(named: backend)))
         #expect(verdict?.hasPrefix("the signer's key is refused: the RSA public exponent is longer than 64 bits") == true,
                 "\(backend): \(verdict ?? "valid")")
     }

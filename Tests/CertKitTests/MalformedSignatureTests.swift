@@ -49,14 +49,7 @@ struct MalformedSignatureTests {
 
     /// `good.der` (signed by the CA's P-256 key) with its signature value replaced by `signature`.
     static func goodResponse(signedWith signature: [UInt8]) throws -> [UInt8] {
-        let (status, type, octets) = try DERReader.read(try OCSPResponseTests.bytes("good.der")) { top throws(CertificateDecodingError) in
-            var response = try top.read(DERTag.sequence, "OCSPResponse").children()
-            let status = try response.read(DERTag.enumerated, "status").encoded
-            var explicit = try response.read(DERTag.contextConstructed(0), "[0]").children()
-            var responseBytes = try explicit.read(DERTag.sequence, "responseBytes").children()
-            let type = try responseBytes.read(DERTag.objectIdentifier, "type").encoded
-            return (status, type, try responseBytes.read(DERTag.octetString, "octets").contentBytes)
-        }
+        let (status, type, octets) = try OCSPResponseTests.envelope(of: try OCSPResponseTests.bytes("good.der"))
         let parts = try DERReader.read(octets) { octets throws(CertificateDecodingError) in
             var basic = try octets.read(DERTag.sequence, "BasicOCSPResponse").children()
             let tbs = try basic.read(DERTag.sequence, "tbs").encoded

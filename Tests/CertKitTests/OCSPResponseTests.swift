@@ -9,6 +9,19 @@ import Testing
 struct OCSPResponseTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/ocsp")
+    /// An OCSPResponse's status and responseType (DER, as encoded) and the BasicOCSPResponse inside, for tests that
+    /// rebuild a response around changed parts.
+    static func envelope(of response: [UInt8]) throws -> (status: [UInt8], type: [UInt8], octets: [UInt8]) {
+        try DERReader.read(response) { top throws(CertificateDecodingError) in
+            var response = try top.read(DERTag.sequence, "OCSPResponse").children()
+            let status = try response.read(DERTag.enumerated, "status").encoded
+            var explicit = try response.read(DERTag.contextConstructed(0), "[0]").children()
+            var responseBytes = try explicit.read(DERTag.sequence, "responseBytes").children()
+            let type = try responseBytes.read(DERTag.objectIdentifier, "type").encoded
+            return (status, type, try responseBytes.read(DERTag.octetString, "octets").contentBytes)
+        }
+    }
+
     static func bytes(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: directory.appendingPathComponent(name)))
     }
@@ -86,14 +99,7 @@ struct OCSPResponseTests {
     /// `delegated.der` with `certificates` in place of the responder certificate it carries (outside the signed
     /// part: the signature still verifies).
     static func delegated(carrying certificates: [Certificate]) throws -> [UInt8] {
-        let (status, type, octets) = try DERReader.read(try bytes("delegated.der")) { top throws(CertificateDecodingError) in
-            var response = try top.read(DERTag.sequence, "OCSPResponse").children()
-            let status = try response.read(DERTag.enumerated, "status").encoded
-            var explicit = try response.read(DERTag.contextConstructed(0), "[0]").children()
-            var responseBytes = try explicit.read(DERTag.sequence, "responseBytes").children()
-            let type = try responseBytes.read(DERTag.objectIdentifier, "type").encoded
-            return (status, type, try responseBytes.read(DERTag.octetString, "octets").contentBytes)
-        }
+        let (status, type, octets) = try envelope(of: try bytes("delegated.der"))
         let signed = try DERReader.read(octets) { octets throws(CertificateDecodingError) in
             var basic = try octets.read(DERTag.sequence, "BasicOCSPResponse").children()
             return [try basic.read(DERTag.sequence, "tbs").encoded, try basic.read(DERTag.sequence, "algorithm").encoded,

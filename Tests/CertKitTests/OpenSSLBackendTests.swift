@@ -2,6 +2,7 @@
 import CertKitBackends
 import CertKitGnuTLS
 import CertKitOpenSSL
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -71,10 +72,10 @@ struct OpenSSLBackendImportTests {
 
     @Test func digestsMatchKnownVectors() throws {
         let abc = Array("abc".utf8)
-        #expect(try backend.digest(.sha256, of: abc) == hex("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
-        #expect(try backend.digest(.sha1, of: abc) == hex("a9993e364706816aba3e25717850c26c9cd0d89d"))
-        #expect(try backend.digest(.sha256, of: []) == hex("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"))
-        #expect(try backend.digest(.sha1, of: []) == hex("da39a3ee5e6b4b0d3255bfef95601890afd80709"))
+        #expect(try backend.digest(.sha256, of: abc) == hexBytes("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
+        #expect(try backend.digest(.sha1, of: abc) == hexBytes("a9993e364706816aba3e25717850c26c9cd0d89d"))
+        #expect(try backend.digest(.sha256, of: []) == hexBytes("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"))
+        #expect(try backend.digest(.sha1, of: []) == hexBytes("da39a3ee5e6b4b0d3255bfef95601890afd80709"))
     }
 
     /// Fingerprints, pins and exception bindings come from the backends' libraries: both libraries give the same
@@ -92,17 +93,6 @@ struct OpenSSLBackendImportTests {
                 }
             }
         }
-    }
-
-    private func hex(_ text: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            bytes.append(UInt8(text[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
     }
 }
 

@@ -4,7 +4,7 @@ import CertKit
 /// algorithm, another signature value. Shared by the core tests and the command-line tests.
 public enum ReencodedCertificate {
     /// The order of the P-256 group.
-    public static let p256Order: [UInt8] = hex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
+    public static let p256Order: [UInt8] = hexBytes("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
 
     /// `certificate` with its signature value replaced by `signature`.
     public static func withSignature(_ certificate: Certificate, _ signature: [UInt8]) throws -> Certificate {
@@ -83,16 +83,5 @@ public enum ReencodedCertificate {
             count >>= 8
         }
         return [tag, 0x80 | UInt8(length.count)] + length + content
-    }
-
-    private static func hex(_ text: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            bytes.append(UInt8(text[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
     }
 }

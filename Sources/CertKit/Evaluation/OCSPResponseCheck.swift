@@ -76,7 +76,7 @@ struct OCSPResponseCheck {
         if scheme.hash?.isBroken == true { return "signed with a broken digest (\(algorithm.name))" }
         func verify(with key: PublicKeyInfo) throws(BackendError) -> String? {
             let input = SignatureInput(scheme: scheme, signedBytes: basic.tbsBytes, signature: basic.signatureBytes, signerKey: key)
-            return try PathSignatureCheck.verify(input, libraryDigest: .unknown, backend: backend).map { "signature: \($0)" }
+            return try PathSignatureCheck.verify(input, backend: backend).map { "signature: \($0)" }
         }
         if try names(basic.responderID, issuer) { return try verify(with: issuer.publicKey) }
         // Only the first certificate the responderID names is the responder: trying every look-alike would cost
@@ -124,7 +124,7 @@ struct OCSPResponseCheck {
         let input = SignatureInput(
             scheme: scheme, signedBytes: responder.tbsCertificateBytes, signature: responder.signatureBytes,
             signerKey: issuer.publicKey)
-        return try PathSignatureCheck.verify(input, libraryDigest: .unknown, backend: backend)
+        return try PathSignatureCheck.verify(input, backend: backend)
             .map { "the responder certificate's signature: \($0)" }
     }
 }

@@ -12,9 +12,6 @@
 /// library spends work on it and both backends give the same verdict.
 struct PathSignatureCheck {
     let backend: any TrustBackend
-    /// Whether the library's reading of each certificate's digest is compared with the allowlist's (part of the
-    /// library's second opinion: it needs the library's import of the certificate).
-    let readsLibraryDigest: Bool
     /// Links verified by earlier evaluations of the same evaluator (nil: none kept).
     let verified: VerifiedSignatureCache?
     /// The prepared anchors of the evaluation: a link signed by the anchor a path ends at is verified through them
@@ -31,11 +28,10 @@ struct PathSignatureCheck {
     }
 
     init(
-        backend: any TrustBackend, readsLibraryDigest: Bool = true, verified: VerifiedSignatureCache? = nil,
+        backend: any TrustBackend, verified: VerifiedSignatureCache? = nil,
         anchors: (any PreparedAnchorStore)? = nil
     ) {
         self.backend = backend
-        self.readsLibraryDigest = readsLibraryDigest
         self.verified = verified
         self.anchors = anchors
     }
@@ -86,15 +82,14 @@ struct PathSignatureCheck {
             SignatureInput(
                 scheme: scheme, signedBytes: certificate.tbsCertificateBytes, signature: certificate.signatureBytes,
                 signerKey: signer.publicKey),
-            libraryDigest: scheme.hash == nil || !readsLibraryDigest ? .unknown : backend.librarySignatureDigest(of: certificate),
             backend: backend, anchor: signerIsAnchor ? anchors.map { (signer, $0) } : nil)
     }
 
     /// Nil when `input` verifies: its key fits the scheme, its signature value is one canonical encoding
-    /// (``SignatureValueEncoding``), the library's digest reading agrees, and the library verifies it. Shared
-    /// with CRL and OCSP validation.
+    /// (``SignatureValueEncoding``), and the library verifies it. Shared with CRL and OCSP validation. (The library's
+    /// own reading of a certificate's digest is compared in the audit mode, `LibraryVerdictInterpretation`.)
     static func verify(
-        _ input: SignatureInput, libraryDigest: LibrarySignatureDigest, backend: any TrustBackend,
+        _ input: SignatureInput, backend: any TrustBackend,
         anchor: (certificate: Certificate, store: any PreparedAnchorStore)? = nil
     ) throws(BackendError) -> String? {
         if let problem = input.signerKey.encodingProblem { return "the signer's key is refused: \(problem)" }
@@ -103,9 +98,6 @@ struct PathSignatureCheck {
         }
         if let problem = SignatureValueEncoding.problem(input.signature, scheme: input.scheme, key: input.signerKey) {
             return problem
-        }
-        if case .digest(let digest) = libraryDigest, let expected = input.scheme.hash, digest != expected {
-            return "\(backend.name) reads the digest as \(digest.rawValue), the allowlist as \(expected.rawValue)"
         }
         let verdict = if let anchor {
             try backend.verifySignature(input, signedBy: anchor.certificate, in: anchor.store)

@@ -203,6 +203,6 @@ struct RevocationCheck {
         if scheme.hash?.isBroken == true { return "signed with a broken digest (\(crl.signatureAlgorithm.name))" }
         let input = SignatureInput(
             scheme: scheme, signedBytes: crl.tbsBytes, signature: crl.signatureBytes, signerKey: issuer.publicKey)
-        return try PathSignatureCheck.verify(input, libraryDigest: .unknown, backend: backend).map { "signature: \($0)" }
+        return try PathSignatureCheck.verify(input, backend: backend).map { "signature: \($0)" }
     }
 }

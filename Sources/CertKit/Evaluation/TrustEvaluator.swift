@@ -253,7 +253,7 @@ public final class TrustEvaluator: Sendable {
             limits: buildLimits, poolIsUnique: true)
 
         var signatures = PathSignatureCheck(
-            backend: backend, readsLibraryDigest: false, verified: verifiedSignatures,
+            backend: backend, verified: verifiedSignatures,
             anchors: store)
         var revocation = RevocationCheck(
             backend: backend, requireCRLNumber: policies.contains { TrustRules.crlNumber.isEnforced(by: $0.profile) })
