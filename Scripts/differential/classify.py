@@ -373,7 +373,7 @@ RULES = [
                     cause={"openssl": ossl_above_leaf() + "|" + OSSL_LOAD,
                            "gnutls": gnu(G_ISSUER, G_NOT_CA, G_SIG, G_INSECURE, G_CRIT, G_PURPOSE, G_CONSTRAINTS,
                                          G_EXPIRED, *G_LOAD),
-                           "pyca": r"candidates exhausted|^ValueError: error parsing asn1 value"}),
+                           "pyca": r"candidates exhausted|^ValueError: error parsing asn1 value|^InvalidVersion: "}),
     # RFC 5280 section 4.1.2.5: the validity period runs from notBefore through notAfter, inclusive; OpenSSL
     # treats the notAfter second itself as expired.
     Rule("notafter-inclusive", r"^validity\.notafter-equals-at@", OPENSSL_ALL, cause={"openssl": ossl(10)}),

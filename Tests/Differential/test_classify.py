@@ -98,6 +98,16 @@ class ExplanationTests(unittest.TestCase):
         self.assertEqual(run(tags, {}, exit_code=3, trusting=["gnutls"], certkit=openssl_refuses)[0],
                          "backend-disagreement")
 
+    def test_a_loader_refusal_above_the_anchor_is_the_anchor_rows(self):
+        # pyca and certtool refuse to load an anchors file whose root is a v2 certificate with extensions; the path
+        # ends at the intermediate anchor, so the root is never read. The same refusal about the leaf is a finding.
+        refs = {"pyca": "InvalidVersion: 1 is not a valid X509 version",
+                "gnutls": "gnutls_x509_trust_add_trust_file: Error in the certificate."}
+        self.assertEqual(run(["ext.field:v2-with-exts@root", "anchor@int", "chain.anchor-root-and-int"], refs)[0],
+                         "explained-accept")
+        self.assertEqual(run(["ext.field:v2-with-exts@leaf", "anchor@int", "chain.anchor-root-and-int"], refs)[0],
+                         "unexplained-accept")
+
     def test_every_row_has_a_cause_for_every_reference_it_names(self):
         for rule in classify.RULES:
             for r in rule.references:
