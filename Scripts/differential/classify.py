@@ -269,7 +269,7 @@ RULES = [
     # A dNSName subtree written with a leading period (".example.com", the URI/rfc822Name form): the apple and
     # rfc5280 profiles read it as "below example.com", as OpenSSL and GnuTLS do; pyca refuses it as malformed.
     # Under webpki it stays a finding.
-    Rule("dns-constraint-leading-dot", r"^nc\.permit-dns-leading-dot@", PYCA, profiles={"apple", "rfc5280"},
+    Rule("dns-constraint-leading-dot", r"^nc\.permit-dns-leading-dot(\+ip-host)?@", PYCA, profiles={"apple", "rfc5280"},
          cause={"pyca": r"malformed DNS name constraint: \."}),
     # pyca's DNSName refuses host names that are not LDH (RFC 1123) before verifying anything.
     Rule("pyca-host-syntax", r"^host\.dns:(hyphen-label|label-64|underscore|double-dot)@leaf$", PYCA, profiles={"apple"},

@@ -73,6 +73,28 @@ struct ConnectClientVerdictTests {
         #expect(Set(lines.values).count == 1, "\(setting): \(lines)")
     }
 
+    /// A warning alert does not end a TLS 1.2 handshake, so it is not the server's verdict: a server that does not
+    /// host the name asked for sends unrecognized_name as a warning (`s_server -servername` without
+    /// `-servername_fatal`), then refuses the client certificate with a fatal alert, and that one is named.
+    @Test("a warning alert before the refusal is not the verdict: the fatal alert is named, by both libraries")
+    func warningAlertIsNotTheVerdict() throws {
+        let server = try TLSTestServer(
+            .openssl, certificate: Paths.sample("server.pem"), key: Paths.sample("server.key"),
+            chain: [Paths.sample("intermediate-ca.pem")], clientCA: IdentityPaths.fixture("client-root-ca.pem"),
+            tls12: true, closesAfterHandshake: true,
+            extraArguments: ["-servername", "other.example", "-cert2", Paths.sample("server.pem"),
+                             "-key2", Paths.sample("server.key")])
+        defer { server.stop() }
+        for tls in BackendRegistry.standard.names {
+            let wrong = certkitConnect(
+                "127.0.0.1:\(server.port)", arguments(tls, identity: "other-client.p12") + ["--servername", "app.example"])
+            #expect(wrong.status == 1, "\(tls): \(wrong.stdout)\(wrong.stderr)")
+            #expect(wrong.stderr.contains("the server refused the client certificate (the server sent alert unknown_ca)"),
+                    "\(tls): \(wrong.stderr)")
+            #expect(!wrong.stderr.contains("unrecognized_name"), "\(tls): \(wrong.stderr)")
+        }
+    }
+
     @Test("TLS 1.3 with the verdict hidden (a bare close or a reset, no alert): not a refusal", arguments: [false, true])
     func noVerdictIsNoRefusal(reset: Bool) throws {
         let server = try closingServer(Self.settings[0])

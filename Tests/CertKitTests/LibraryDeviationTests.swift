@@ -67,6 +67,25 @@ struct LibraryDeviationTests {
         })
     }
 
+    /// The CN quirk's shape is a subjectAltName of IP addresses only: one dNSName beside the IP address makes the
+    /// CN no longer the only DNS-like name, and GnuTLS's refusal is then not that deviation.
+    @Test("the CN deviation needs a SAN of IP addresses only")
+    func commonNameDeviationNeedsIPOnlySAN() throws {
+        let (path, _) = try Self.gnutlsFacts("profiles-nc-gnutls-cn-excluded-ip-san-rfc5280")
+        let leaf = path.certificates[0].derEncoded
+        func withSAN(_ names: [[UInt8]]) throws -> [Certificate] {
+            let san = DERBuilder.extension([0x55, 0x1D, 0x11], DERBuilder.sequence(names))
+            return [try Certificate(derEncoded: DERBuilder.replacingExtensions(of: leaf, with: [san]))]
+                + path.certificates.dropFirst()
+        }
+        let ip = DERBuilder.tlv(0x87, [192, 0, 2, 10]), dns = DERBuilder.tlv(0x82, Array("leaf.example".utf8))
+        let constraints = LibraryFact(.signerConstraints, words: "w")
+        #expect(Deviation.commonNameUnderExcludedDNSName.explains(constraints, on: try withSAN([ip]), at: F.verifyDate))
+        #expect(Deviation.commonNameUnderExcludedDNSName.explains(constraints, on: try withSAN([ip, ip]), at: F.verifyDate))
+        #expect(!Deviation.commonNameUnderExcludedDNSName.explains(constraints, on: try withSAN([ip, dns]), at: F.verifyDate))
+        #expect(!Deviation.commonNameUnderExcludedDNSName.explains(constraints, on: try withSAN([dns, ip]), at: F.verifyDate))
+    }
+
     /// OpenSSL counts a certificate as expired at its notAfter second; RFC 5280 (and the core) do not.
     @Test("OpenSSL's expiry at the notAfter second is a deviation: trusted in the audit mode on both backends")
     func openSSLExpiryAtNotAfterIsADeviation() throws {

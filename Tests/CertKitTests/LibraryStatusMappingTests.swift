@@ -34,7 +34,7 @@ struct LibraryStatusMappingTests {
         (47, .nameConstraintViolation), (48, .nameConstraintViolation), (49, .nameConstraintViolation),
         (51, .nameConstraintViolation), (52, .nameConstraintViolation), (53, .nameConstraintViolation),
         (23, .revoked), (22, .chainTooLong), (2, .noIssuer), (18, .noIssuer), (19, .noIssuer), (20, .noIssuer),
-        (21, .noIssuer), (5, .crlRefused), (8, .crlRefused), (54, .crlRefused), (66, .keyTooSmall),
+        (21, .noIssuer), (5, .crlRefused), (8, .crlRefused), (33, .crlRefused), (54, .crlRefused), (66, .keyTooSmall),
         (67, .keyTooSmall), (68, .digestTooWeak), (94, .explicitECParameters), (1, .libraryFailure),
         (17, .libraryFailure), (69, .libraryFailure), (70, .libraryFailure),
     ]
@@ -104,6 +104,34 @@ struct LibraryStatusMappingTests {
         same.record(.temporalValidity, at: 1)
         same.weigh([LibraryFact(.expired, index: 1, words: "w")], from: "lib")
         #expect(same.checks == [[], [.temporalValidity]])
+    }
+
+    /// An unusable issuer key (OpenSSL's "unable to decode issuer public key", named at the issuer) is explained by
+    /// the signature that key makes: a core Signature failure on the certificate *below* the one named, never one
+    /// above it.
+    @Test("an unusable issuer key is explained by the signature below the certificate named, not above")
+    func issuerKeyUnusableLooksBelow() {
+        let fact = LibraryFact(.issuerKeyUnusable, index: 1, words: "w")
+        var below = PathFindings(count: 3)
+        below.record(.signature, at: 0)
+        below.weigh([fact], from: "lib")
+        #expect(below.checks == [[.signature], [], []])
+        var above = PathFindings(count: 3)
+        above.record(.signature, at: 2)
+        above.weigh([fact], from: "lib")
+        #expect(above.checks == [[.libraryVerdict], [], [.signature]])
+    }
+
+    /// Only "no CRL for this certificate" is no refusal (certkit checks revocation against the CRLs it is given);
+    /// a CRL whose issuer OpenSSL cannot find is its refusal of that CRL, a LibraryVerdict unless the core failed it.
+    @Test("OpenSSL's unable-to-get-CRL-issuer is a refusal, unable-to-get-CRL is none")
+    func crlIssuerMissingIsARefusal() {
+        var missingIssuer = PathFindings(count: 2)
+        missingIssuer.weigh(M.facts([VerificationFailure(depth: 0, code: 33)]), from: "openssl")
+        #expect(missingIssuer.checks == [[.libraryVerdict], []])
+        var noCRL = PathFindings(count: 2)
+        noCRL.weigh(M.facts([VerificationFailure(depth: 0, code: 3)]), from: "openssl")
+        #expect(noCRL.checks == [[], []])
     }
 
     /// Every status that is not "no refusal" fails closed when nothing explains it, and only as LibraryVerdict.

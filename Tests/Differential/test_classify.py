@@ -108,6 +108,12 @@ class ExplanationTests(unittest.TestCase):
         self.assertEqual(run(["ext.field:v2-with-exts@leaf", "anchor@int", "chain.anchor-root-and-int"], refs)[0],
                          "unexplained-accept")
 
+    def test_a_mutation_variant_aimed_at_the_ip_san_keeps_its_row(self):
+        # "+ip-host" aims the host at the leaf's IP SAN; the constraint (and pyca's refusal of it) is the same.
+        refs = {"pyca": "VerificationError: validation failed: candidates exhausted: malformed DNS name constraint: .example.com"}
+        self.assertEqual(run(["nc.permit-dns-leading-dot+ip-host@root"], refs)[0], "explained-accept")
+        self.assertEqual(run(["nc.permit-dns-leading-dot+ip-host@root"], refs, profile="webpki")[0], "unexplained-accept")
+
     def test_every_row_has_a_cause_for_every_reference_it_names(self):
         for rule in classify.RULES:
             for r in rule.references:
