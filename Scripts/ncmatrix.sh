@@ -5,12 +5,13 @@
 # (Scripts/ncmatrix/model.py). Exit 1 on any backend disagreement (or a batch error line); model disagreements
 # fail too with --gate backend,model. Docs: Tests/Fixtures/README.md, "Name-constraint matrix".
 #
-# usage: Scripts/ncmatrix.sh [--certkit PATH] [--mode default|audit|both] [--ci] [--gate backend[,model]]
+# usage: Scripts/ncmatrix.sh [--certkit PATH] [--mode default|audit|both] [--ci] [--gate backend[,model]|none]
 #                            [--out DIR] [--jobs N]
 #   --certkit PATH  the certkit binary (default .build/release/certkit, built with `swift build -c release` when missing)
 #   --mode          default (certkit's rules alone), audit (--audit: the libraries' verifiers too) or both (default)
 #   --ci            the subset of generate.py --ci (two subject forms instead of seven)
 #   --out DIR       generated chains, verdicts and reports (default .build/ncmatrix)
+#   --gate KINDS    what fails the run: backend (default), backend,model, or none (report only)
 #   --jobs N        batch worker threads (default 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,9 +29,13 @@ while [ $# -gt 0 ]; do
 done
 case "$mode" in default) modes=default ;; audit) modes=audit ;; both) modes="default audit" ;;
     *) echo "$0: --mode is default, audit or both" >&2; exit 2 ;; esac
-if [ ! -x "$certkit" ]; then
-    [ "$certkit" = .build/release/certkit ] || { echo "$0: $certkit: not an executable" >&2; exit 2; }
-    swift build -c release --product certkit
+if [ "$certkit" = .build/release/certkit ]; then
+    if [ ! -x "$certkit" ] || [ -n "$(find Sources Package.swift -newer "$certkit" -print -quit 2>/dev/null)" ]; then
+        echo "ncmatrix: building certkit (release)" >&2
+        swift build -c release --product certkit >&2
+    fi
+elif [ ! -x "$certkit" ]; then
+    echo "$0: $certkit: not an executable" >&2; exit 2
 fi
 python3 Scripts/ncmatrix/generate.py --out "$out" $ci
 status=0

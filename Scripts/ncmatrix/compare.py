@@ -43,13 +43,14 @@ def main():
     parser.add_argument("--report")
     parser.add_argument("--gate", default="backend")
     args = parser.parse_args()
-    gates = set(filter(None, args.gate.split(",")))
+    gates = set(filter(None, args.gate.split(","))) - {"none"}
     expected = read(args.expected)
     outputs = {"openssl": read(args.openssl), "gnutls": read(args.gnutls)}
     counts = collections.Counter()
     lines = []
     model_groups = collections.Counter()
     library_groups = collections.Counter()
+    examples = {}
     for case_id, want in expected.items():
         counts["cases"] += 1
         docs = {name: out.get(case_id) for name, out in outputs.items()}
@@ -66,18 +67,23 @@ def main():
         elif found["openssl"] != found["gnutls"]:
             counts["backend disagreements (checks only)"] += 1
             lines.append(f"BACKEND-CHECKS {case_id}: openssl {sorted(found['openssl'])}, gnutls {sorted(found['gnutls'])}")
-        nc, san, subject, peer = case_id.split("/", 3)
+        cat = want["categories"]
+        nc, san, subject = cat["constraints"], cat["san"], cat["subject"]
         for name, doc in docs.items():
             core = found[name] - {"LibraryVerdict"}
             if "LibraryVerdict" in found[name]:
                 counts[f"LibraryVerdict failures ({name})"] += 1
                 words = "; ".join(sorted({f.get("words", str(f)) if isinstance(f, dict) else str(f)
                                           for f in doc.get("libraryVerdict", [])}))
-                library_groups[(name, nc, san, subject, "core " + ("+".join(sorted(core)) or "trusted"), words)] += 1
+                key = (name, nc, san, subject, "core " + ("+".join(sorted(core)) or "trusted"), words)
+                library_groups[key] += 1
+                examples.setdefault(key, case_id)
                 lines.append(f"LIBRARY {name} {case_id}: core {sorted(core)}; library: {words}")
             if core != set(want["checks"]) or (not core and not doc["trusted"] and "LibraryVerdict" not in found[name]):
                 counts[f"model disagreements ({name})"] += 1
-                model_groups[(name, nc, san, subject, f"model {want['checks']} certkit {sorted(core)}")] += 1
+                key = (name, nc, san, subject, f"model {want['checks']} certkit {sorted(core)}")
+                model_groups[key] += 1
+                examples.setdefault(key, case_id)
                 lines.append(f"MODEL {name} {case_id}: expected {want['checks']} (violations {want['violations']}), "
                              f"certkit {doc['result']} {sorted(found[name])}")
     print(f"== ncmatrix, {args.mode} mode: {counts['cases']} cases")
@@ -86,13 +92,14 @@ def main():
             print(f"  {key}: {counts[key]}")
     if len(counts) == 1:
         print("  no disagreement: both backends and the model agree on every case")
-    for title, groups in (("model disagreements by (backend, constraints, SAN, subject, answer)", model_groups),
-                          ("LibraryVerdict failures by (backend, constraints, SAN, subject, core, library words)",
+    for title, groups in (("model disagreements by (backend, constraints, SAN, subject category, answer): e.g.",
+                           model_groups),
+                          ("LibraryVerdict failures by (backend, constraints, SAN, subject category, core, library): e.g.",
                            library_groups)):
         if groups:
             print(f"  {title}:")
             for key, n in sorted(groups.items(), key=lambda kv: (-kv[1], kv[0]))[:40]:
-                print(f"    {n:5d}  " + " | ".join(key))
+                print(f"    {n:5d}  " + " | ".join(key) + f"\n           e.g. {examples[key]}")
             if len(groups) > 40:
                 print(f"    ... {len(groups) - 40} more groups (see the report)")
     if args.report:

@@ -7,9 +7,9 @@ Usage:  python3 Scripts/ncmatrix/generate.py [--out DIR] [--ci] [--manifest]
   --out DIR     where to write (default .build/ncmatrix; not committed):
                   root.pem          the one anchor
                   cases.ndjson      one `evaluate --batch` line per case: {"id", "chain": [leaf, intermediate], host|ip|email}
-                  expected.ndjson   one line per case: {"id", "category", "trusted", "checks", "violations"}
+                  expected.ndjson   one line per case: {"id", "categories", "trusted", "checks", "violations"}
                   stats.json        the number of cases per category of each dimension
-  --ci          the subset Scripts/test.sh runs: every constraint set and SAN form, the subject forms no-cn and
+  --ci          a quicker subset (about 2/7): every constraint set and SAN form, the subject forms no-cn and
                 cn-dns-out only
   --manifest    also rewrite Scripts/ncmatrix/manifest.json (counts and the SHA-256 of the full matrix's files),
                 committed so a change to the matrix shows in review
@@ -58,7 +58,8 @@ def build(ci):
                     line = {"id": case_id, "chain": [leaves[(san_id, subject_id)], intermediate], peer[0]: peer[1]}
                     answer = model.expected(permitted, excluded, sans, [email_attr] if email_attr else [], peer)
                     cases.append(json.dumps(line, sort_keys=True))
-                    expectations.append(json.dumps(dict(answer, id=case_id), sort_keys=True))
+                    categories = {"constraints": nc_category, "san": san_category, "subject": subject_category}
+                    expectations.append(json.dumps(dict(answer, id=case_id, categories=categories), sort_keys=True))
                     stats["constraints"][nc_category] += 1
                     stats["san"][san_category] += 1
                     stats["subject"][subject_category] += 1

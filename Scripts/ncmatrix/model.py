@@ -24,8 +24,11 @@ attribute (as an rfc822Name) and the checked peer name (as a dNSName, iPAddress 
   N3  a wildcard dNSName (*.D) lies under a base when the text does (by N2), and is excluded also when an
       excluded base is one label under D (it stands for every name it can match).
   N4  rfc822Name: a base with an '@' is one mailbox; a base starting with '.' holds every host below it; any
-      other base holds that host only (not its subdomains); compared case-insensitively (certkit lowercases the
-      local part too: RFC 5280 leaves local-part case to the mail domain).
+      other base holds that host only (not its subdomains). Hosts compare case-insensitively (RFC 5280 §7.2). A
+      mailbox compares its local part exactly in a permitted subtree, as RFC 5280 §7.5 says (Admin@example.com is
+      not within a permitted admin@example.com; OpenSSL and GnuTLS agree), and case-insensitively in an excluded
+      one — the safe side, as certkit's excluded iPAddress subtrees cover both spellings (Docs/Profiles.md, "IP
+      address families"); RFC 5280 would let Admin@example.com through an excluded admin@example.com.
   N5  iPAddress: a permitted subtree holds only addresses of its own family — IPv4 (8-octet subtree), IPv4-mapped
       IPv6 (32-octet subtree inside ::ffff:0:0/96), other IPv6; an excluded subtree covers an address in either
       spelling (an IPv4 address also as ::ffff:a.b.c.d, a mapped address also as IPv4).
@@ -89,12 +92,16 @@ def _wildcard_excluded(host, excluded_bases):
     return False
 
 
-def _email_within(address, base):
-    address, base = address.lower(), base.lower()
+def _email_within(address, base, exact_local_part=False):
     if base.startswith("@"):
         base = base[1:]
     if "@" in base:
-        return address == base
+        if exact_local_part:
+            local, host = address.rsplit("@", 1)
+            base_local, base_host = base.rsplit("@", 1)
+            return local == base_local and host.lower() == base_host.lower()
+        return address.lower() == base.lower()
+    address, base = address.lower(), base.lower()
     if "@" not in address:
         return False
     host = address.rsplit("@", 1)[1]
@@ -143,7 +150,8 @@ def allowed(name, permitted, excluded):
             return False
         return not any(_ip_excluded_by(packed, r) for r in same_e)
     within = _dns_within if form == "dns" else _email_within
-    if same_p and not any(within(value, b) for b in same_p):
+    permitted_within = _dns_within if form == "dns" else (lambda a, b: _email_within(a, b, exact_local_part=True))
+    if same_p and not any(permitted_within(value, b) for b in same_p):
         return False
     if any(within(value, b) for b in same_e):
         return False
