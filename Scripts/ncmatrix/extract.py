@@ -3,7 +3,8 @@
 
 Usage:  extract.py CASE_ID [--matrix DIR] [--out DIR]
   Reads DIR/cases.ndjson (default .build/ncmatrix, made by generate.py) and writes leaf.pem, intermediate.pem and
-  root.pem to --out (default .build/ncmatrix/case), then prints the commands that evaluate it.
+  root.pem to --out (default .build/ncmatrix/case), then prints the commands that evaluate it (certtool has no
+  verification date: faketime sets it).
 """
 
 import argparse
@@ -34,15 +35,17 @@ def main():
         with open(os.path.join(args.out, name), "w") as f:
             f.write(pem(base64.b64decode(b64), "CERTIFICATE"))
     shutil.copy(os.path.join(args.matrix, "root.pem"), os.path.join(args.out, "root.pem"))
-    kind = next(k for k in ("host", "ip", "email") if k in case)
+    kind = next((k for k in ("host", "ip", "email") if k in case), None)
     o = args.out
-    print(f"certkit evaluate --anchors {o}/root.pem --intermediates {o}/intermediate.pem --{kind} {case[kind]} "
+    peer = f"--{kind} {case[kind]} " if kind else ""
+    print(f"certkit evaluate --anchors {o}/root.pem --intermediates {o}/intermediate.pem {peer}"
           f"--at 2030-06-01T00:00:00Z [--audit] --backend openssl|gnutls {o}/leaf.pem")
-    flag = {"host": "-verify_hostname", "ip": "-verify_ip", "email": "-verify_email"}[kind]
-    print(f"openssl verify -attime 1906502400 -CAfile {o}/root.pem -untrusted {o}/intermediate.pem {flag} {case[kind]} {o}/leaf.pem")
-    print(f"cat {o}/leaf.pem {o}/intermediate.pem > {o}/chain.pem; certtool --verify --load-ca-certificate {o}/root.pem "
-          f"--infile {o}/chain.pem --attime 2030-06-01T00:00:00 {'--verify-hostname ' + case[kind] if kind != 'email' else '--verify-email ' + case[kind]}")
-
+    flag = {"host": "-verify_hostname ", "ip": "-verify_ip ", "email": "-verify_email ", None: ""}[kind]
+    print(f"openssl verify -attime 1906502400 -CAfile {o}/root.pem -untrusted {o}/intermediate.pem "
+          f"{flag}{case.get(kind, '')} {o}/leaf.pem".replace("  ", " "))
+    check = {"host": "--verify-hostname ", "ip": "--verify-hostname ", "email": "--verify-email ", None: ""}[kind]
+    print(f"cat {o}/leaf.pem {o}/intermediate.pem > {o}/chain.pem; faketime '2030-06-01 00:00:00' certtool --verify "
+          f"--load-ca-certificate {o}/root.pem --infile {o}/chain.pem {check}{case.get(kind, '')}".rstrip())
 
 if __name__ == "__main__":
     main()

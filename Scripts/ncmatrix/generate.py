@@ -17,7 +17,9 @@ Usage:  python3 Scripts/ncmatrix/generate.py [--out DIR] [--ci] [--manifest]
 Dimensions (matrix.py): constraint sets (DNS / IP v4, v6, IPv4-mapped / email mailbox, host, .domain; permitted,
 excluded, both, mixed forms) × leaf SAN forms (none, dNSName exact/subdomain/sibling/wildcard/case/trailing dot,
 iPAddress in/out/mapped, rfc822Name, mixed) × subject forms (CN none, DNS-like in/out, IP-like, email-like, an
-emailAddress attribute) × the peer names each SAN form is checked with (--host, --ip or --email).
+emailAddress attribute) × the peer names each SAN form is checked with (--host, --ip or --email), and, for the
+subject forms no-cn and cn-dns-out-email-attr, no peer name at all (policy basic, profile rfc5280: case id suffix
+`basic`).
 """
 
 import argparse
@@ -37,6 +39,7 @@ from fixture_der import pem  # noqa: E402  (path set by certs)
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 CI_SUBJECTS = {"no-cn", "cn-dns-out"}
+BASIC_SUBJECTS = {"no-cn", "cn-dns-out-email-attr"}  # without a peer name the CN never matters (model.py)
 
 
 def build(ci):
@@ -53,9 +56,11 @@ def build(ci):
         intermediate = base64.b64encode(pki.intermediate(nc_id, permitted, excluded)).decode()
         for san_id, san_category, sans, peers in matrix.san_forms():
             for subject_id, subject_category, _, email_attr in subjects:
-                for peer in peers:
-                    case_id = f"{nc_id}/{san_id}/{subject_id}/{peer[0]}={peer[1]}"
-                    line = {"id": case_id, "chain": [leaves[(san_id, subject_id)], intermediate], peer[0]: peer[1]}
+                for peer in peers + ([None] if subject_id in BASIC_SUBJECTS else []):
+                    case_id = f"{nc_id}/{san_id}/{subject_id}/" + (f"{peer[0]}={peer[1]}" if peer else "basic")
+                    line = {"id": case_id, "chain": [leaves[(san_id, subject_id)], intermediate]}
+                    if peer:
+                        line[peer[0]] = peer[1]
                     answer = model.expected(permitted, excluded, sans, [email_attr] if email_attr else [], peer)
                     cases.append(json.dumps(line, sort_keys=True))
                     categories = {"constraints": nc_category, "san": san_category, "subject": subject_category}
@@ -63,7 +68,7 @@ def build(ci):
                     stats["constraints"][nc_category] += 1
                     stats["san"][san_category] += 1
                     stats["subject"][subject_category] += 1
-                    stats["peer"][peer[0]] += 1
+                    stats["peer"][peer[0] if peer else "none (policy basic, profile rfc5280)"] += 1
                     stats["expected"]["trusted" if answer["trusted"] else "+".join(answer["checks"])] += 1
     chains = len(matrix.constraint_sets()) * len(matrix.san_forms()) * len(subjects)
     summary = {"cases": len(cases), "chains": chains, "intermediates": len(matrix.constraint_sets()),

@@ -35,7 +35,20 @@ attribute (as an rfc822Name) and the checked peer name (as a dNSName, iPAddress 
   N6  the subject commonName is never a constrained name in the default profile (only `webpki` applies dNSName
       constraints to it, and only when the leaf has no subjectAltName).
 The case is trusted exactly when the peer name matches and no name is outside the constraints.
+
+Without a peer name (`certkit evaluate` with no --host/--ip/--email: policy basic, which always uses the `rfc5280`
+profile) nothing is matched and N1–N6 apply to the SAN entries and emailAddress attributes, with two more rules
+of that profile (Docs/Profiles.md):
+  R1  `rfc5280.name-constraints-dns-form`: a dNSName subtree that starts with a period breaks RFC 5280 §4.2.1.10
+      (`NameConstraints`, whatever the leaf).
+  R2  `rfc5280.name-constraints-valid-names`: a subjectAltName that is not a valid name of its type never
+      satisfies a permitted subtree nor lies outside an excluded one, when the CA has subtrees of its form. A
+      valid dNSName is in the preferred name syntax of RFC 1034 §3.5 / RFC 1123 §2.1 as RFC 5280 §4.2.1.6 asks:
+      letters, digits, hyphens, labels of 1–63 characters, a whole left-most "*" label as a wildcard, and no
+      trailing dot (the preferred syntax has none: "www.example.com." is not one).
 """
+
+import re
 
 import ipaddress
 
@@ -160,8 +173,36 @@ def allowed(name, permitted, excluded):
     return True
 
 
+_LABEL = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$")
+
+
+def _valid_dns_name(text):
+    """R2: preferred name syntax, a whole left-most '*' label allowed, no trailing dot."""
+    host = text[2:] if text.startswith("*.") else text
+    return 0 < len(host) <= 253 and all(_LABEL.match(label) for label in host.split("."))
+
+
+def _expected_basic(permitted, excluded, sans, email_attrs):
+    """R1, R2 and N1–N6 without a peer name (policy basic, profile rfc5280)."""
+    checks, violations = set(), []
+    if any(f == "dns" and v.startswith(".") for f, v in permitted + excluded):
+        checks.add("NameConstraints")
+        violations.append("dns-form:leading period")
+    forms = {f for f, _ in permitted + excluded}
+    for name in list(sans or []) + [("email", a) for a in email_attrs]:
+        invalid = name[0] == "dns" and not _valid_dns_name(name[1])
+        if (invalid and name[0] in forms) or not allowed(name, permitted, excluded):
+            violations.append(f"{name[0]}:{name[1]}")
+    if len(violations) > (1 if "dns-form:leading period" in violations else 0):
+        checks.add("NameConstraints")
+    return {"trusted": not checks, "checks": sorted(checks), "violations": violations}
+
+
 def expected(permitted, excluded, sans, email_attrs, peer):
-    """{"trusted": bool, "checks": [...]} for one case (the checks certkit should report, sorted)."""
+    """{"trusted": bool, "checks": [...]} for one case (the checks certkit should report, sorted); peer None: the
+    basic policy (no peer name)."""
+    if peer is None:
+        return _expected_basic(permitted, excluded, sans, email_attrs)
     checks = set()
     if not peer_matches(peer, sans, email_attrs):
         checks.add("Email" if peer[0] == "email" else "SSLHostname")
