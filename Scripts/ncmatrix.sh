@@ -6,16 +6,19 @@
 # fail too with --gate backend,model. Docs: Tests/Fixtures/README.md, "Name-constraint matrix".
 #
 # usage: Scripts/ncmatrix.sh [--certkit PATH] [--mode default|audit|both] [--ci] [--gate backend[,model]|none]
-#                            [--out DIR] [--jobs N]
+#                            [--out DIR] [--jobs N] [--pyca]
 #   --certkit PATH  the certkit binary (default .build/release/certkit, built with `swift build -c release` when missing)
 #   --mode          default (certkit's rules alone), audit (--audit: the libraries' verifiers too) or both (default)
 #   --ci            the subset of generate.py --ci (two subject forms instead of seven)
 #   --out DIR       generated chains, verdicts and reports (default .build/ncmatrix)
 #   --gate KINDS    what fails the run: backend (default), backend,model, or none (report only)
 #   --jobs N        batch worker threads (default 2)
+#   --pyca          also check the model against pyca/cryptography (Scripts/ncmatrix/pyca_crosscheck.py, with the
+#                   differential tester's venv .build/differential-venv, made by Scripts/differential.sh): exit 1 on
+#                   a difference that no documented rule explains
 set -euo pipefail
 cd "$(dirname "$0")/.."
-certkit=.build/release/certkit mode=both ci="" gate=backend out=.build/ncmatrix jobs=2
+certkit=.build/release/certkit mode=both ci="" gate=backend out=.build/ncmatrix jobs=2 pyca=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --certkit) certkit="$2"; shift 2 ;;
@@ -24,7 +27,8 @@ while [ $# -gt 0 ]; do
         --gate) gate="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         --jobs) jobs="$2"; shift 2 ;;
-        *) echo "usage: $0 [--certkit PATH] [--mode default|audit|both] [--ci] [--gate backend[,model]] [--out DIR] [--jobs N]" >&2; exit 2 ;;
+        --pyca) pyca=1; shift ;;
+        *) echo "usage: $0 [--certkit PATH] [--mode default|audit|both] [--ci] [--gate backend[,model]|none] [--out DIR] [--jobs N] [--pyca]" >&2; exit 2 ;;
     esac
 done
 case "$mode" in default) modes=default ;; audit) modes=audit ;; both) modes="default audit" ;;
@@ -39,6 +43,10 @@ elif [ ! -x "$certkit" ]; then
 fi
 python3 Scripts/ncmatrix/generate.py --out "$out" $ci
 status=0
+if [ -n "$pyca" ]; then
+    [ -x .build/differential-venv/bin/python ] || { echo "$0: --pyca needs .build/differential-venv (Scripts/differential.sh makes it)" >&2; exit 2; }
+    .build/differential-venv/bin/python Scripts/ncmatrix/pyca_crosscheck.py --matrix "$out" || status=1
+fi
 for m in $modes; do
     audit=(); [ "$m" = audit ] && audit=(--audit)
     for backend in openssl gnutls; do
