@@ -25,6 +25,7 @@ echo "== Name-constraint matrix (issue 28: ~29,000 BetterTLS-style cases, both b
 # Default mode: fails on any backend disagreement (the model's disagreements are printed) and on a difference between
 # the model and pyca/cryptography that no documented rule explains. Audit mode: printed only,
 # GnuTLS's CN checks reach beyond the deviation table (Tests/Fixtures/README.md, "Name-constraint matrix").
+python3 -m unittest discover -s Tests/NCMatrix -q  # the matrix's rule model, clause by clause
 Scripts/ncmatrix.sh --mode default --gate backend --pyca
 Scripts/ncmatrix.sh --mode audit --gate none
 echo "== Fuzzing (every target 60 s on its committed corpus, AddressSanitizer)"
