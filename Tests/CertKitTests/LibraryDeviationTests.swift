@@ -13,7 +13,7 @@ struct LibraryDeviationTests {
     typealias F = GnuTLSFixtures
 
     static let cases: [(scenario: String, deviation: Deviation)] = [
-        ("profiles-nc-gnutls-cn-excluded-ip-san-rfc5280", .commonNameUnderExcludedDNSName),
+        ("profiles-nc-gnutls-cn-excluded-ip-san-rfc5280", .commonNameUnderDNSConstraints),
         ("profiles-nc-gnutls-excluded-x400-rfc5280", .excludedUnsupportedNameForm),
         ("profiles-nc-gnutls-excluded-edi-party-rfc5280", .excludedUnsupportedNameForm),
         ("rules-pathlen-0-self-issued-below", .countsSelfIssuedAgainstPathLength),
@@ -54,10 +54,10 @@ struct LibraryDeviationTests {
         let constraints = LibraryFact(.signerConstraints, words: "w")
         // The same intermediate above a leaf whose SAN holds a dNSName: the CN quirk is not this shape.
         let dnsLeaf = try F.certificates("valid-chain-rsa/chain.pem")[0]
-        #expect(!Deviation.commonNameUnderExcludedDNSName.explains(
+        #expect(!Deviation.commonNameUnderDNSConstraints.explains(
             constraints, on: [dnsLeaf] + path.certificates.dropFirst(), at: F.verifyDate))
         // Another status on the right shape is not explained.
-        #expect(!Deviation.commonNameUnderExcludedDNSName.explains(
+        #expect(!Deviation.commonNameUnderDNSConstraints.explains(
             LibraryFact(.nameConstraintViolation, words: "w"), on: path.certificates, at: F.verifyDate))
         // A path without any excluded form: nothing explains a signer-constraints failure.
         let plain = try F.certificates("valid-chain-rsa/chain.pem") + F.certificates("valid-chain-rsa/root-rsa.pem")
@@ -67,23 +67,57 @@ struct LibraryDeviationTests {
         })
     }
 
-    /// The CN quirk's shape is a subjectAltName of IP addresses only: one dNSName beside the IP address makes the
-    /// CN no longer the only DNS-like name, and GnuTLS's refusal is then not that deviation.
-    @Test("the CN deviation needs a SAN of IP addresses only")
-    func commonNameDeviationNeedsIPOnlySAN() throws {
-        let (path, _) = try Self.gnutlsFacts("profiles-nc-gnutls-cn-excluded-ip-san-rfc5280")
-        let leaf = path.certificates[0].derEncoded
-        func withSAN(_ names: [[UInt8]]) throws -> [Certificate] {
+    /// The CN quirk's shape: the leaf has no dNSName subjectAltName (IP addresses or emails only), and its CN, read
+    /// as a dNSName, falls outside a permitted or inside an excluded DNS subtree of a CA above it. One dNSName in
+    /// the SAN, or a CN the constraints allow, is not that deviation.
+    @Test("the CN deviation needs a SAN without dNSName and a CN the DNS constraints refuse")
+    func commonNameDeviationShape() throws {
+        let (fixture, _) = try Self.gnutlsFacts("profiles-nc-gnutls-cn-excluded-ip-san-rfc5280")  // CN=leaf.example
+        let leaf = fixture.certificates[0].derEncoded, intermediate = fixture.certificates[1].derEncoded
+        let ip = DERBuilder.tlv(0x87, [192, 0, 2, 10]), dns = DERBuilder.tlv(0x82, Array("leaf.example".utf8))
+        let email = DERBuilder.tlv(0x81, Array("ops@leaf.example".utf8))
+        func constraints(_ tag: UInt8, _ base: String) throws -> Certificate {
+            let subtree = DERBuilder.tlv(0x30, DERBuilder.tlv(0x82, Array(base.utf8)))
+            let value = DERBuilder.tlv(0x30, DERBuilder.tlv(tag, subtree))
+            return try Certificate(derEncoded: DERBuilder.replacingExtensions(
+                of: intermediate, with: [DERBuilder.extension([0x55, 0x1D, 0x1E], critical: true, value)]))
+        }
+        func path(san names: [[UInt8]], ca: Certificate? = nil) throws -> [Certificate] {
             let san = DERBuilder.extension([0x55, 0x1D, 0x11], DERBuilder.sequence(names))
+            return [try Certificate(derEncoded: DERBuilder.replacingExtensions(of: leaf, with: [san])),
+                    ca ?? fixture.certificates[1]] + fixture.certificates.dropFirst(2)
+        }
+        let deviation = Deviation.commonNameUnderDNSConstraints, date = F.verifyDate
+        let refusal = LibraryFact(.signerConstraints, words: "w")
+        #expect(deviation.explains(refusal, on: try path(san: [ip]), at: date))
+        #expect(deviation.explains(refusal, on: try path(san: [ip, ip]), at: date))
+        #expect(deviation.explains(refusal, on: try path(san: [email]), at: date))
+        #expect(!deviation.explains(refusal, on: try path(san: [ip, dns]), at: date))
+        #expect(!deviation.explains(refusal, on: try path(san: [dns, ip]), at: date))
+        // Permitted subtrees: outside is the quirk, inside is not; an excluded subtree the CN is not in is not.
+        #expect(deviation.explains(refusal, on: try path(san: [ip], ca: constraints(0xA0, "other.example")), at: date))
+        #expect(!deviation.explains(refusal, on: try path(san: [ip], ca: constraints(0xA0, "example")), at: date))
+        #expect(!deviation.explains(refusal, on: try path(san: [ip], ca: constraints(0xA1, "other.example")), at: date))
+    }
+
+    /// OpenSSL compares a trailing-dot dNSName byte for byte with DNS subtrees; the deviation holds only when the
+    /// name without its dot is allowed.
+    @Test("the trailing-dot deviation holds only for names allowed without their dot")
+    func trailingDotDeviationShape() throws {
+        let (path, _) = try Self.gnutlsFacts("profiles-nc-gnutls-cn-excluded-ip-san-rfc5280")  // excludes leaf.example
+        let leaf = path.certificates[0].derEncoded
+        func withDNS(_ names: [String]) throws -> [Certificate] {
+            let san = DERBuilder.extension(
+                [0x55, 0x1D, 0x11], DERBuilder.sequence(names.map { DERBuilder.tlv(0x82, Array($0.utf8)) }))
             return [try Certificate(derEncoded: DERBuilder.replacingExtensions(of: leaf, with: [san]))]
                 + path.certificates.dropFirst()
         }
-        let ip = DERBuilder.tlv(0x87, [192, 0, 2, 10]), dns = DERBuilder.tlv(0x82, Array("leaf.example".utf8))
-        let constraints = LibraryFact(.signerConstraints, words: "w")
-        #expect(Deviation.commonNameUnderExcludedDNSName.explains(constraints, on: try withSAN([ip]), at: F.verifyDate))
-        #expect(Deviation.commonNameUnderExcludedDNSName.explains(constraints, on: try withSAN([ip, ip]), at: F.verifyDate))
-        #expect(!Deviation.commonNameUnderExcludedDNSName.explains(constraints, on: try withSAN([ip, dns]), at: F.verifyDate))
-        #expect(!Deviation.commonNameUnderExcludedDNSName.explains(constraints, on: try withSAN([dns, ip]), at: F.verifyDate))
+        let deviation = Deviation.trailingDotDNSNameUnderConstraints, date = F.verifyDate
+        let violation = LibraryFact(.nameConstraintViolation, words: "w")
+        #expect(deviation.explains(violation, on: try withDNS(["www.other.example."]), at: date))
+        #expect(!deviation.explains(violation, on: try withDNS(["leaf.example."]), at: date), "excluded without its dot")
+        #expect(!deviation.explains(violation, on: try withDNS(["www.other.example"]), at: date), "no trailing dot")
+        #expect(!deviation.explains(LibraryFact(.signerConstraints, words: "w"), on: try withDNS(["www.other.example."]), at: date))
     }
 
     /// OpenSSL counts a certificate as expired at its notAfter second; RFC 5280 (and the core) do not.

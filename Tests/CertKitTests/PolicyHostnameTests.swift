@@ -1,4 +1,4 @@
-import CertKit
+@testable import CertKit
 import Testing
 
 @Suite("Host name matching (SSL policy)")
@@ -78,6 +78,40 @@ struct PolicyNameConstraintsTests {
         let domain = NameConstraints(permitted: [.email(".allowed.example")], excluded: [])
         #expect(NameConstraintsChecker.isAllowed(.email("x@mail.allowed.example"), by: domain))
         #expect(!NameConstraintsChecker.isAllowed(.email("x@allowed.example"), by: domain))
+    }
+
+    /// RFC 5280 §7.5: a mailbox's local part is case-sensitive, its host is not. A permitted mailbox holds only
+    /// that exact local part; an excluded one also excludes its other spellings (the safe side). The compiled
+    /// constraints decide the same.
+    @Test("a mailbox constraint compares the local part exactly when permitting, case-insensitively when excluding")
+    func mailboxLocalPartCase() {
+        let permitted = NameConstraints(permitted: [.email("admin@example.com")], excluded: [])
+        let excluded = NameConstraints(permitted: [], excluded: [.email("admin@example.com")])
+        let cases: [(address: String, permitted: Bool, excluded: Bool)] = [
+            ("admin@example.com", true, true), ("admin@EXAMPLE.com", true, true), ("Admin@example.com", false, true),
+            ("ADMIN@Example.Com", false, true), ("admin2@example.com", false, false), ("admin@example.org", false, false),
+        ]
+        for item in cases {
+            let name = GeneralName.email(item.address)
+            #expect(NameConstraintsChecker.isAllowed(name, by: permitted) == item.permitted, "permitted \(item.address)")
+            #expect(CompiledNameConstraints(permitted).isAllowed(name) == item.permitted, "compiled permitted \(item.address)")
+            #expect(NameConstraintsChecker.isAllowed(name, by: excluded) == !item.excluded, "excluded \(item.address)")
+            #expect(CompiledNameConstraints(excluded).isAllowed(name) == !item.excluded, "compiled excluded \(item.address)")
+        }
+        // A base written with an upper-case host is the same mailbox.
+        let upperHost = NameConstraints(permitted: [.email("admin@Example.COM")], excluded: [])
+        #expect(CompiledNameConstraints(upperHost).isAllowed(.email("admin@example.com")))
+        #expect(!CompiledNameConstraints(upperHost).isAllowed(.email("ADMIN@example.com")))
+    }
+
+    /// The preferred name syntax has no trailing dot: such a dNSName is no valid name for the rules that refuse
+    /// invalid names under a constraint (rfc5280.name-constraints-valid-names), though a peer name may end in one.
+    @Test("a dNSName with a trailing dot is not a valid name; a host name may have one")
+    func trailingDotDNSName() {
+        #expect(!NameSyntax.isValid(.dnsName("www.example.com.")))
+        #expect(!NameSyntax.isValid(.dnsName("*.example.com.")))
+        #expect(NameSyntax.isValid(.dnsName("www.example.com")))
+        #expect(NameSyntax.isHostName("www.example.com."))
     }
 
     @Test func otherFormsAreUnconstrained() {

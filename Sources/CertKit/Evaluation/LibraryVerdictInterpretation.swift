@@ -62,10 +62,16 @@ enum LibraryVerdictInterpretation {
         case countsSelfIssuedAgainstPathLength
         /// GnuTLS 3.7 does not implement directoryName constraints: a CA excluding one fails every chain below it.
         case excludedDirectoryName
-        /// GnuTLS 3.7 applies an excluded dNSName subtree to the leaf's subject CN when its subjectAltName holds
-        /// only IP addresses (RFC 5280 §4.2.1.10 applies dNSName constraints to dNSNames; with a SAN present the CN
-        /// is not a DNS name to constrain).
-        case commonNameUnderExcludedDNSName
+        /// GnuTLS 3.7 applies the permitted and excluded dNSName subtrees to the leaf's subject CN, whatever it
+        /// looks like, when the leaf has no dNSName subjectAltName (no SAN, or IP addresses or emails only):
+        /// RFC 5280 §4.2.1.10 applies dNSName constraints to dNSNames, and the CN is not one. Recognised only when
+        /// the CN, read as a dNSName, really falls outside a permitted or inside an excluded DNS subtree.
+        case commonNameUnderDNSConstraints
+        /// OpenSSL 3.0 compares a dNSName with one trailing dot (`www.example.com.`) byte for byte with the DNS
+        /// subtrees, so it falls outside every permitted one; the apple profile reads it as the same host, as
+        /// trustd does (the rfc5280 and webpki profiles refuse it as no valid name under a constraint). Recognised
+        /// only when each such name, without its dot, is allowed by every CA's constraints.
+        case trailingDotDNSNameUnderConstraints
         /// GnuTLS 3.7 refuses the chain below a CA that excludes an x400Address or ediPartyName subtree, as a
         /// signer-constraints failure or as "no issuer found" (a constraint on a name form the leaf does not have
         /// constrains nothing, RFC 5280 §4.2.1.10).
@@ -91,15 +97,27 @@ enum LibraryVerdictInterpretation {
                     if case .directoryName = $0 { return true }
                     return false
                 }
-            case .commonNameUnderExcludedDNSName:
-                guard fact.status == .signerConstraints, let leaf = path.first,
-                      let names = leaf.extensions.subjectAlternativeNames, !names.isEmpty,
-                      leaf.subject.commonName != nil,
-                      names.allSatisfy({ if case .ipAddress = $0 { return true } else { return false } })
+            case .commonNameUnderDNSConstraints:
+                guard fact.status == .signerConstraints, let leaf = path.first, let commonName = leaf.subject.commonName,
+                      !(leaf.extensions.subjectAlternativeNames ?? []).contains(where: {
+                          if case .dnsName = $0 { return true } else { return false }
+                      })
                 else { return false }
-                return Self.someCAExcludes(path) {
-                    if case .dnsName = $0 { return true }
-                    return false
+                return Self.someCAConstrains(path, forms: { if case .dnsName = $0 { true } else { false } }) {
+                    !NameConstraintsChecker.isAllowed(.dnsName(commonName), by: $0)
+                }
+            case .trailingDotDNSNameUnderConstraints:
+                guard fact.status == .nameConstraintViolation else { return false }
+                let dotted = path.dropLast().flatMap { certificate in
+                    (certificate.extensions.subjectAlternativeNames ?? []).compactMap { name -> String? in
+                        if case .dnsName(let host) = name, host.hasSuffix("."), !host.hasSuffix("..") { return host }
+                        return nil
+                    }
+                }
+                guard !dotted.isEmpty else { return false }
+                return !path.dropFirst().contains { ca in
+                    guard let constraints = ca.extensions.nameConstraints else { return false }
+                    return dotted.contains { !NameConstraintsChecker.isAllowed(.dnsName(String($0.dropLast())), by: constraints) }
                 }
             case .excludedUnsupportedNameForm:
                 return (fact.status == .noIssuer || fact.status == .signerConstraints) && Self.someCAExcludes(path) {
@@ -112,6 +130,19 @@ enum LibraryVerdictInterpretation {
             case .expiredAtNotAfter:
                 guard fact.status == .expired, let index = fact.index, path.indices.contains(index) else { return false }
                 return path[index].notAfter.timeIntervalSince1970 == date.timeIntervalSince1970.rounded(.down)
+            }
+        }
+
+        /// True when a CA of `path` has a permitted or excluded subtree of `forms` and its constraints make
+        /// `violated` true.
+        private static func someCAConstrains(
+            _ path: [Certificate], forms: (GeneralName) -> Bool, violated: (NameConstraints) -> Bool
+        ) -> Bool {
+            path.dropFirst().contains { ca in
+                guard let constraints = ca.extensions.nameConstraints,
+                      constraints.permitted.contains(where: forms) || constraints.excluded.contains(where: forms)
+                else { return false }
+                return violated(constraints)
             }
         }
 

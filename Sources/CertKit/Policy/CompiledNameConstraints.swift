@@ -6,8 +6,8 @@ struct CompiledNameConstraints: Sendable {
     private let excluded: Subtrees
 
     init(_ constraints: NameConstraints) {
-        permitted = Subtrees(constraints.permitted)
-        excluded = Subtrees(constraints.excluded)
+        permitted = Subtrees(constraints.permitted, foldingLocalParts: false)
+        excluded = Subtrees(constraints.excluded, foldingLocalParts: true)
     }
 
     /// The names of `certificate` (SAN entries, the subject as a directory name, the subject's email addresses)
@@ -44,8 +44,7 @@ struct CompiledNameConstraints: Sendable {
             if !permitted.uri.isEmpty && !(host.map(permitted.uri.matches) ?? false) { return false }
             return !(host.map(excluded.uri.matches) ?? false)
         case .email(let address):
-            let lowered = address.lowercased()
-            return permitted.email.allows(lowered) && !excluded.email.matches(lowered)
+            return permitted.email.allows(address) && !excluded.email.matches(address)
         case .ipAddress(let address):
             return NameConstraintsChecker.isAllowed(ipAddress: address, permitted: permitted.ip, excluded: excluded.ip)
         case .directoryName(let name):
@@ -64,7 +63,7 @@ struct CompiledNameConstraints: Sendable {
         var dns = HostBases()
         /// URI bases: a host names that host only; `.domain` the hosts below it (RFC 5280 §4.2.1.10).
         var uri = HostBases(exactBasesCoverSubdomains: false)
-        var email = EmailBases()
+        var email: EmailBases
         /// iPAddress ranges, nil where malformed (one form across families; see ``NameConstraintsChecker``).
         var ip: [IPAddressRange?] = []
         var directories: [DirectoryBase] = []
@@ -81,12 +80,13 @@ struct CompiledNameConstraints: Sendable {
             }
         }
 
-        init(_ bases: [GeneralName]) {
+        init(_ bases: [GeneralName], foldingLocalParts: Bool) {
+            email = EmailBases(foldingLocalParts: foldingLocalParts)
             for base in bases {
                 switch base {
                 case .dnsName(let name): dns.add(HostnameMatcher.normalize(name))
                 case .uri(let name): uri.add(HostnameMatcher.normalize(name))
-                case .email(let name): email.add(name.lowercased())
+                case .email(let name): email.add(name)
                 case .ipAddress: ip.append(NameConstraintsChecker.ipRange(base) ?? nil)
                 case .directoryName(let name): directories.append(DirectoryBase(name))
                 default: break
@@ -150,35 +150,47 @@ private struct HostBases: Sendable {
     }
 }
 
-/// Email bases (lowercased): a mailbox (`user@host`), a host (`host`, any mailbox there), or a domain
-/// (`.host`, any mailbox at a host below it); a leading `@` is ignored.
+/// Email bases: a mailbox (`user@host`), a host (`host`, any mailbox there), or a domain (`.host`, any mailbox at
+/// a host below it); a leading `@` is ignored. Hosts are compared case-insensitively; a mailbox's local part
+/// exactly, or case-insensitively when `foldingLocalParts` (excluded subtrees: the safe side), as
+/// ``NameConstraintsChecker/emailWithin(_:base:foldingLocalPart:)`` decides.
 private struct EmailBases: Sendable {
+    let foldingLocalParts: Bool
     private var mailboxes: Set<String> = []
     private var hosts: Set<String> = []
     private var domains: Set<String> = []
     private(set) var isEmpty = true
 
+    init(foldingLocalParts: Bool) { self.foldingLocalParts = foldingLocalParts }
+
+    /// `local@host` with the host lowercased, and the local part too when folding.
+    private func mailbox(_ address: Substring) -> String? {
+        guard let at = address.lastIndex(of: "@") else { return nil }
+        let local = address[..<at]
+        return (foldingLocalParts ? local.lowercased() : String(local)) + "@" + address[address.index(after: at)...].lowercased()
+    }
+
     mutating func add(_ base: String) {
         isEmpty = false
-        let constraint = base.hasPrefix("@") ? String(base.dropFirst()) : base
-        if constraint.contains("@") {
-            mailboxes.insert(constraint)
+        let constraint = base.hasPrefix("@") ? base.dropFirst() : Substring(base)
+        if let mailbox = mailbox(constraint) {
+            mailboxes.insert(mailbox)
         } else if constraint.hasPrefix(".") {
-            domains.insert(constraint)
+            domains.insert(constraint.lowercased())
         } else {
-            hosts.insert(constraint)
+            hosts.insert(constraint.lowercased())
         }
     }
 
     func allows(_ address: String) -> Bool { isEmpty || matches(address) }
 
-    /// `address` (lowercased) lies within one of the bases (as ``NameConstraintsChecker/emailWithin(_:base:)``).
+    /// `address` lies within one of the bases.
     func matches(_ address: String) -> Bool {
         if isEmpty { return false }
-        if mailboxes.contains(address) { return true }
         guard let at = address.lastIndex(of: "@") else { return false }
-        let host = address[address.index(after: at)...]
-        if hosts.contains(String(host)) { return true }
+        if let mailbox = mailbox(Substring(address)), mailboxes.contains(mailbox) { return true }
+        let host = address[address.index(after: at)...].lowercased()
+        if hosts.contains(host) { return true }
         var index = host.startIndex
         while let dot = host[index...].firstIndex(of: ".") {
             if domains.contains(String(host[dot...])) { return true }

@@ -35,7 +35,9 @@ package enum NameConstraintsChecker {
         if case .ipAddress(let address) = name { return isAllowed(ipAddress: address, by: constraints) }
         let permittedOfForm = constraints.permitted.filter { sameForm($0, name) }
         if !permittedOfForm.isEmpty && !permittedOfForm.contains(where: { within(name, subtree: $0) }) { return false }
-        if constraints.excluded.contains(where: { sameForm($0, name) && within(name, subtree: $0) }) { return false }
+        if constraints.excluded.contains(where: { sameForm($0, name) && within(name, subtree: $0, excluding: true) }) {
+            return false
+        }
         // A wildcard dNSName stands for every name it can match: excluded when one of them is an excluded base.
         if case .dnsName(let host) = name, HostnameMatcher.normalize(host) == "*" {
             return !constraints.excluded.contains { if case .dnsName = $0 { return true } else { return false } }
@@ -81,12 +83,15 @@ package enum NameConstraintsChecker {
         }
     }
 
-    static func within(_ name: GeneralName, subtree: GeneralName) -> Bool {
+    /// True when `name` lies within `subtree`. A mailbox subtree's local part is compared exactly in a permitted
+    /// subtree (RFC 5280 §7.5: the local part is case-sensitive) and case-insensitively when `excluding` (the safe
+    /// side: `Admin@example.com` is excluded by `admin@example.com`).
+    static func within(_ name: GeneralName, subtree: GeneralName, excluding: Bool = false) -> Bool {
         switch (name, subtree) {
         case (.dnsName(let host), .dnsName(let base)):
             return dnsWithin(HostnameMatcher.normalize(host), base: HostnameMatcher.normalize(base))
         case (.email(let address), .email(let base)):
-            return emailWithin(address.lowercased(), base: base.lowercased())
+            return emailWithin(address, base: base, foldingLocalPart: excluding)
         case (.ipAddress(let address), .ipAddress(let range)):
             return IPAddressRange(constraint: range)?.permits(address) ?? false
         case (.directoryName(let subject), .directoryName(let base)):
@@ -111,13 +116,21 @@ package enum NameConstraintsChecker {
         return host == base || host.hasSuffix("." + base)
     }
 
-    static func emailWithin(_ address: String, base: String) -> Bool {
+    /// The rfc822Name rule: a base `local@host` is that mailbox (the host compared case-insensitively, the local
+    /// part exactly unless `foldingLocalPart`), `host` any mailbox at that host, `.domain` any mailbox at a host
+    /// below it; a leading `@` is ignored. The address's host is what follows its last `@`.
+    static func emailWithin(_ address: String, base: String, foldingLocalPart: Bool = false) -> Bool {
         let constraint = base.hasPrefix("@") ? String(base.dropFirst()) : base
-        if constraint.contains("@") { return address == constraint }
         guard let at = address.lastIndex(of: "@") else { return false }
-        let host = String(address[address.index(after: at)...])
-        if constraint.hasPrefix(".") { return host.hasSuffix(constraint) }
-        return host == constraint
+        let host = address[address.index(after: at)...].lowercased()
+        if let baseAt = constraint.lastIndex(of: "@") {
+            let local = String(address[..<at]), baseLocal = String(constraint[..<baseAt])
+            let sameLocal = foldingLocalPart ? local.lowercased() == baseLocal.lowercased() : local == baseLocal
+            return sameLocal && host == constraint[constraint.index(after: baseAt)...].lowercased()
+        }
+        let lowered = constraint.lowercased()
+        if lowered.hasPrefix(".") { return host.hasSuffix(lowered) }
+        return host == lowered
     }
 
     static func rdnMatches(_ a: [DistinguishedName.Attribute], _ b: [DistinguishedName.Attribute]) -> Bool {

@@ -1,14 +1,16 @@
 /// Whether a name is a valid name of its type (RFC 5280 §4.2.1.6), for the rules where an invalid name must not
 /// count: a dNSName in preferred name syntax (RFC 1034 §3.5 as relaxed by RFC 1123 §2.1: letters, digits and
-/// hyphens, labels of 1–63 characters not starting or ending with a hyphen, at most 253 characters; a whole
-/// left-most `*` label is accepted as a wildcard), an rfc822Name that is an RFC 5321 §4.1.2 Mailbox (``isMailbox(_:)``),
+/// hyphens, labels of 1–63 characters not starting or ending with a hyphen, at most 253 characters, no trailing
+/// dot; a whole left-most `*` label is accepted as a wildcard), an rfc822Name that is an RFC 5321 §4.1.2 Mailbox (``isMailbox(_:)``),
 /// an iPAddress of 4 or 16 bytes, a URI with a scheme and a valid host.
 package enum NameSyntax {
     /// True when `name` is valid for its type; other forms (directoryName, otherName) are always valid here.
     public static func isValid(_ name: GeneralName) -> Bool {
         switch name {
         case .dnsName(let host):
-            return isHostName(host.hasPrefix("*.") ? String(host.dropFirst(2)) : host)
+            // The preferred name syntax has no trailing dot (RFC 1034 §3.5): a dNSName `www.example.com.` is not
+            // one, whatever a peer name given with one trailing dot may be (``isHostName(_:)``).
+            return !host.hasSuffix(".") && isHostName(host.hasPrefix("*.") ? String(host.dropFirst(2)) : host)
         case .email(let address):
             return isMailbox(address)
         case .ipAddress(let bytes):
