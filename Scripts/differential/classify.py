@@ -41,9 +41,10 @@ def reasons(reference, detail):
                 given = [x.strip(" .") + "." for x in m.group(1).split(". ") if x.strip(" .")]
                 out += [x for x in given if x != "The certificate is NOT trusted."] or given
             elif part.strip():
-                # certtool's output when it stopped before verifying: its error lines, not its progress lines.
+                # certtool's output when it stopped before verifying: its error lines, not its progress lines nor
+                # the library's log lines ("|<1>| There was a non-CA certificate in the trusted list: …").
                 out += [line.strip() for line in part.splitlines()
-                        if line.strip() and not line.strip().startswith("Loaded CAs")]
+                        if line.strip() and not line.strip().startswith(("Loaded CAs", "|<"))]
         return out or [detail]
     return [detail]
 
@@ -177,6 +178,8 @@ G_NAME = "The name in the certificate does not match the expected"
 G_CONSTRAINTS = "The certificate chain violates the signer's constraints"
 G_LOAD = ("gnutls_x509_trust_add_trust_file", "error parsing CRTs", "Error in the certificate",
           "gnutls_x509_crt_get_issuer_dn")
+# certtool cannot read an empty issuer name (a certificate whose issuer's subject is empty)
+G_NO_ISSUER_DN = "gnutls_x509_crt_get_issuer_dn: The requested data were not available"
 G_EXPIRED = "The certificate chain uses expired certificate"
 
 
@@ -300,7 +303,8 @@ RULES = [
                                                               "certificate must be an X509v3 certificate")}),
     # A leaf that is itself the anchor and names itself as issuer without being self-signed: the anchor is trusted
     # as given; OpenSSL takes a self-issued certificate for a root and looks for its signer.
-    AllTagsRule("leaf-anchor-self-issued", [r"^chain\.anchor-is-leaf$", r"^chain\.leaf-is-ca-issuing$"], OPENSSL_ALL,
+    AllTagsRule("leaf-anchor-self-issued", [r"^chain\.anchor-is-leaf$",
+                                            r"^(chain\.leaf-is-ca-issuing|name\.issuer-same-as-subject@leaf)$"], OPENSSL_ALL,
                 cause={"openssl": ossl(2, 20, 7, 19)}),
     # A self-issued intermediate (the root's name, its own key) made an anchor: OpenSSL takes it for a root and
     # looks for its signer (-partial_chain notwithstanding).
@@ -372,8 +376,9 @@ RULES = [
     AboveAnchorRule("above-the-anchor", r".", ALL,
                     cause={"openssl": ossl_above_leaf() + "|" + OSSL_LOAD,
                            "gnutls": gnu(G_ISSUER, G_NOT_CA, G_SIG, G_INSECURE, G_CRIT, G_PURPOSE, G_CONSTRAINTS,
-                                         G_EXPIRED, *G_LOAD),
-                           "pyca": r"candidates exhausted|^ValueError: error parsing asn1 value|^InvalidVersion: "}),
+                                         G_EXPIRED, G_NO_ISSUER_DN, *G_LOAD),
+                           "pyca": r"candidates exhausted|^ValueError: error parsing asn1 value|^InvalidVersion: "
+                                   r"|must have a non-empty Issuer"}),
     # RFC 5280 section 4.1.2.5: the validity period runs from notBefore through notAfter, inclusive; OpenSSL
     # treats the notAfter second itself as expired.
     Rule("notafter-inclusive", r"^validity\.notafter-equals-at@", OPENSSL_ALL, cause={"openssl": ossl(10)}),

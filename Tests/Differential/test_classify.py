@@ -114,6 +114,24 @@ class ExplanationTests(unittest.TestCase):
         self.assertEqual(run(["nc.permit-dns-leading-dot+ip-host@root"], refs)[0], "explained-accept")
         self.assertEqual(run(["nc.permit-dns-leading-dot+ip-host@root"], refs, profile="webpki")[0], "unexplained-accept")
 
+    def test_a_leaf_anchor_naming_itself_as_issuer_is_openssls_self_issued_root(self):
+        # A leaf that is itself the anchor with issuer == subject (not self-signed): certkit trusts the anchor as
+        # given; OpenSSL takes it for a self-issued root and looks for its signer (seed 20261205 case 173). The same
+        # refusal when the leaf is not the anchor is a finding.
+        refs = {"openssl": "error 20 at 0 depth lookup: unable to get local issuer certificate",
+                "gnutls": "Chain verification output: Not verified. The certificate is NOT trusted. The certificate issuer is unknown."}
+        tags = ["chain.anchor-is-leaf", "name.issuer-same-as-subject@leaf"]
+        self.assertEqual(run(tags, refs)[0], "explained-accept")
+        self.assertEqual(run(["name.issuer-same-as-subject@leaf"], refs)[0], "unexplained-accept")
+
+    def test_an_empty_issuer_name_of_a_leaf_anchor_is_above_the_anchor(self):
+        # The intermediate's subject emptied: the leaf (the anchor) then names an empty issuer, which pyca and
+        # certtool refuse to read (seed 20261205 case 1012); certkit takes the anchor as given.
+        refs = {"pyca": "VerificationError: validation failed: certificate must have a non-empty Issuer (encountered processing <Certificate(subject=<Name(CN=www.example.com)>, ...)>)",
+                "gnutls": "|<1>| There was a non-CA certificate in the trusted list: CN=www.example.com.\nLoaded CAs (1 available)\ngnutls_x509_crt_get_issuer_dn: The requested data were not available.\n"}
+        self.assertEqual(run(["chain.anchor-is-leaf", "name.subject-empty-ca@int"], refs)[0], "explained-accept")
+        self.assertEqual(run(["name.subject-empty-ca@int"], refs)[0], "unexplained-accept")
+
     def test_every_row_has_a_cause_for_every_reference_it_names(self):
         for rule in classify.RULES:
             for r in rule.references:

@@ -9,7 +9,8 @@
 /// Likewise a signature by a key the core refuses (``PublicKeyInfo/encodingProblem``: malformed, or beyond the key
 /// bounds of ``Limits``, such as a 16,384-bit RSA modulus with a 16,383-bit exponent) is never handed to the
 /// library: `PublicKeyUsabilityCheck` makes the signer a fatal `WeakKeySize` wherever it is in the path, so no
-/// library spends work on it and both backends give the same verdict.
+/// library spends work on it and both backends give the same verdict. The same holds for a signer key on a curve one
+/// of the libraries lacks (secp256k1, Brainpool: `certkit.key-algorithm`, fatal in every profile).
 struct PathSignatureCheck {
     let backend: any TrustBackend
     /// Links verified by earlier evaluations of the same evaluator (nil: none kept).
@@ -44,6 +45,9 @@ struct PathSignatureCheck {
             if certificate.signatureAlgorithm.hash?.isBroken == true { continue }
             // A refused signer key is a fatal key problem of its own: nothing it signed is verified.
             if certificates[index + 1].publicKey.encodingProblem != nil { continue }
+            // So is a signer key one of the libraries cannot verify (certkit.key-algorithm, fatal in every profile):
+            // handed over, one backend would verify the link and the other drop the path as missing its issuer.
+            if !PublicKeyUsabilityCheck.isVerifiableKeyAlgorithm(certificates[index + 1].publicKey.algorithm) { continue }
             let link = Link(certificate: certificate, signerKey: EncodingKey(certificates[index + 1].publicKey.derEncoded))
             let failure: String?
             if let known = verdicts[link] {
@@ -93,6 +97,9 @@ struct PathSignatureCheck {
         anchor: (certificate: Certificate, store: any PreparedAnchorStore)? = nil
     ) throws(BackendError) -> String? {
         if let problem = input.signerKey.encodingProblem { return "the signer's key is refused: \(problem)" }
+        guard PublicKeyUsabilityCheck.isVerifiableKeyAlgorithm(input.signerKey.algorithm) else {
+            return "the signer's key (\(input.signerKey.algorithm)) is not one both libraries verify"
+        }
         guard input.scheme.accepts(input.signerKey.algorithm) else {
             return "\(input.scheme) cannot be made with a \(input.signerKey.algorithm) key"
         }

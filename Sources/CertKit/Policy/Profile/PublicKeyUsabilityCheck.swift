@@ -5,8 +5,11 @@
 /// - `TrustRules/appleKeyAlgorithm` (apple): the key is RSA (rsaEncryption, not an id-RSASSA-PSS key) or ECDSA on a
 ///   NIST prime curve (P-192 to P-521), the keys
 ///   Security.framework can create from a certificate; trustd counts any other key as weak.
-/// - `TrustRules/verifiableKeyAlgorithm` (rfc5280): the key is RSA, DSA, ECDSA on a NIST prime curve, Ed25519 or Ed448,
-///   the keys both backends' libraries verify (GnuTLS has no secp256k1 or Brainpool curves).
+/// - `TrustRules/verifiableKeyAlgorithm` (every profile): the key is RSA, DSA, ECDSA on a NIST prime curve, Ed25519 or
+///   Ed448, the keys both backends' libraries verify (GnuTLS has no secp256k1 or Brainpool curves). Under apple the
+///   stricter apple rule is recorded instead. `PathSignatureCheck` never hands a signature by such a key to a library
+///   (one library would verify it, the other could not, and the path would be trusted by one backend's core and
+///   missing an issuer on the other's): this fatal rule is what fails the path, the same on both backends.
 /// Fatal, as trustd's WeakKeySize is: no exception turns an unusable key into a trusted one.
 package struct PublicKeyUsabilityCheck: PathCheck {
     /// The curves Security.framework supports (certkit's names for them).
@@ -31,6 +34,11 @@ package struct PublicKeyUsabilityCheck: PathCheck {
         }
     }
 
+    /// True when both backends' libraries verify signatures by a key of `algorithm` (``TrustRules/verifiableKeyAlgorithm``).
+    static func isVerifiableKeyAlgorithm(_ algorithm: PublicKeyInfo.Algorithm) -> Bool {
+        isAppleKeyAlgorithm(algorithm) || isRFC5280OnlyKeyAlgorithm(algorithm)
+    }
+
     public func check(_ context: PathContext, into findings: inout PathFindings) {
         for (index, certificate) in context.certificates.enumerated() {
             let key = certificate.publicKey
@@ -38,8 +46,7 @@ package struct PublicKeyUsabilityCheck: PathCheck {
                 findings.record(TrustRules.publicKeyEncoding, at: index, note: problem)
             } else if context.enforces(TrustRules.appleKeyAlgorithm), !Self.isAppleKeyAlgorithm(key.algorithm) || key.isRSASSAPSSKey {
                 findings.record(TrustRules.appleKeyAlgorithm, at: index, note: "\(key.algorithm)")
-            } else if context.enforces(TrustRules.verifiableKeyAlgorithm), !Self.isAppleKeyAlgorithm(key.algorithm),
-                      !Self.isRFC5280OnlyKeyAlgorithm(key.algorithm) {
+            } else if context.enforces(TrustRules.verifiableKeyAlgorithm), !Self.isVerifiableKeyAlgorithm(key.algorithm) {
                 findings.record(TrustRules.verifiableKeyAlgorithm, at: index, note: "\(key.algorithm)")
             }
         }

@@ -39,8 +39,8 @@ extension TrustRules {
         "every key is encoded as its algorithm requires and within the key bounds of Limits: no unused bits, NULL rsaEncryption parameters, a positive odd RSA modulus of at most 16384 bits, an odd RSA exponent of 3 to 64 bits, DSA p at most 10000 bits with q of 160/224/256 bits and 1 < g, y < p, an uncompressed EC point of the curve's length, EdDSA without parameters (fatal; nothing such a key signs is verified)")
     /// Keys both backends verify.
     public static let verifiableKeyAlgorithm = TrustRule(
-        "certkit.key-algorithm", .weakKeySize, [.rfc5280], "RFC 3279, RFC 5480, RFC 8410; OpenSSL and GnuTLS key support",
-        "every key of the path is RSA, DSA, ECDSA on a NIST prime curve, Ed25519 or Ed448 — keys both backends can verify (secp256k1, Brainpool and other curves are refused; apple and webpki have their own key rules) (fatal)")
+        "certkit.key-algorithm", .weakKeySize, everyProfile, "RFC 3279, RFC 5480, RFC 8410; OpenSSL and GnuTLS key support",
+        "every key of the path is RSA, DSA, ECDSA on a NIST prime curve, Ed25519 or Ed448 — keys both backends can verify (secp256k1, Brainpool and other curves are refused, and nothing such a key signs is handed to a library; under apple the stricter apple.key-algorithm is recorded instead) (fatal)")
     /// The TLS leaf's keyUsage.
     public static let tlsLeafKeyUsage = TrustRule(
         "certkit.tls-leaf-key-usage", .keyUsage, [.apple, .webpki], "RFC 5280 §4.2.1.3; RFC 8446 §4.4.2.2; OpenSSL sslserver purpose",
