@@ -212,6 +212,12 @@ RULES = [
          OPENSSL_ALL + PYCA, profiles={"apple"},
          cause={"openssl": ossl(34),
                 "pyca": r"invalid extension: (2\.5\.29\.35|2\.5\.29\.14|1\.3\.6\.1\.5\.5\.7\.1\.1): Certificate extension has incorrect criticality"}),
+    # OpenSSL stops reading a certificate's extension criticality at the first critical extension it does not handle
+    # (AKI, SKI, AIA): a critical basicConstraints placed after it is then taken for a non-critical one
+    # (-x509_strict error 89) although it is critical.
+    AllTagsRule("openssl-bc-criticality-after-unhandled",
+                [r"^bc\.leaf-ca-true[a-z0-9-]*@leaf$", r"^ext\.(criticality:(aki|ski|aia)/critical|add:(aki|ski|aia)-critical)@leaf$"],
+                STRICT, profiles={"apple"}, cause={"openssl": ossl(89)}),
     Rule("ca-bc-criticality", r"^(ext\.criticality:bc/(noncritical|explicit-false)|bc\.(int|root)-noncritical)" + CA,
          STRICT + PYCA,
          cause={"openssl": ossl(89), "pyca": r"invalid extension: 2\.5\.29\.19: Certificate extension has incorrect criticality"}),
@@ -322,6 +328,11 @@ RULES = [
                        "pyca": py("all candidates exhausted", "path length", "pathLenConstraint", "signature does not match")}),
     # A CRL with a bad signature beside a valid CRL of the same issuer: certkit uses the valid one (the bad one can
     # neither revoke nor mask); OpenSSL picks the bad one and fails.
+    # certtool applies a CRL by its issuer name without verifying its signature; certkit takes a CRL whose
+    # authorityKeyIdentifier names another key, and whose signature this issuer's key does not verify, for another
+    # issuer key's CRL and leaves it out (a CRL that names this issuer's key and fails its signature is a failure).
+    AllTagsRule("gnutls-crl-of-another-key", [r"^crl\.aki-mismatch$", r"^crl\.(wrong-key|bad-sig)$"], ("gnutls",),
+                cause={"gnutls": gnu("The certificate chain is revoked")}),
     Rule("bad-crl-beside-valid", r"^crl\.(extra-bad-crl-masking|two-crls-bad-first)$", OPENSSL_ALL,
          cause={"openssl": ossl(8)}),
     # The presented chain runs past the anchor to the root: certkit's path ends at the first anchor; certtool walks

@@ -354,6 +354,75 @@ struct SignatureReencodingAttackTests {
         }
     }
 
+    /// `value` (big-endian) as `count` little-endian bytes.
+    static func littleEndian(_ value: [UInt8], count: Int) -> [UInt8] {
+        Array(value.reversed()) + [UInt8](repeating: 0, count: count - value.count)
+    }
+
+    /// `value` (big-endian) plus or minus one, big-endian, same length (no carry out of the top byte here).
+    static func adding(_ delta: Int, to value: [UInt8]) -> [UInt8] {
+        var result = value
+        var index = result.count - 1
+        if delta > 0 {
+            while result[index] == 0xFF { result[index] = 0; index -= 1 }
+            result[index] += 1
+        } else {
+            while result[index] == 0 { result[index] = 0xFF; index -= 1 }
+            result[index] -= 1
+        }
+        return result
+    }
+
+    @Test("EdDSA: S is below the group order L — L − 1 passes, L and L + 1 are refused (Ed25519 and Ed448)")
+    func edDSAScalarBound() {
+        // The last octet's smallest value past L: Ed25519 0x20 (2^253 > L ≈ 2^252), Ed448 0x01 (2^448 > L ≈ 2^446).
+        let cases: [(PublicKeyInfo.Algorithm, SignatureScheme, [UInt8], Int, UInt8)] = [
+            (.ed25519, .ed25519, SignatureValueEncoding.ed25519Order, 32, 0x20),
+            (.ed448, .ed448, SignatureValueEncoding.ed448Order, 57, 0x01),
+        ]
+        for (algorithm, scheme, order, half, pastOrder) in cases {
+            let key = PublicKeyInfo(algorithm: algorithm, derEncoded: [])
+            let r = [UInt8](repeating: 0x5A, count: half)
+            func signature(_ s: [UInt8]) -> [UInt8] { r + Self.littleEndian(s, count: half) }
+            #expect(SignatureValueEncoding.problem(signature(Self.adding(-1, to: order)), scheme: scheme, key: key) == nil, "\(scheme) L − 1")
+            #expect(SignatureValueEncoding.problem(signature([0x00]), scheme: scheme, key: key) == nil, "\(scheme) S = 0")
+            #expect(SignatureValueEncoding.problem(signature(order), scheme: scheme, key: key) != nil, "\(scheme) L")
+            #expect(SignatureValueEncoding.problem(signature(Self.adding(1, to: order)), scheme: scheme, key: key) != nil, "\(scheme) L + 1")
+            var top = signature([0x00])
+            top[top.count - 1] = pastOrder  // one bit in the last octet (a flipped bit): S > L
+            #expect(SignatureValueEncoding.problem(top, scheme: scheme, key: key) != nil, "\(scheme) top bit")
+        }
+    }
+
+    @Test("a genuine Ed25519 signature with L added to S is refused before either library sees it; the genuine one verifies")
+    func edDSAScalarPlusOrder() throws {
+        let chain = try Fixtures.certificates("attacks-ed25519-chain/chain.pem")
+        let root = try Fixtures.certificates("attacks-ed25519-chain/root-ed25519.pem")[0]
+        let path = chain + [root]
+        for (subject, issuer) in zip(path, path.dropFirst()) {
+            let scheme = try #require(subject.signatureAlgorithm.scheme)
+            guard case .ed25519 = scheme else { continue }
+            let genuine = SignatureInput(
+                scheme: scheme, signedBytes: subject.tbsCertificateBytes, signature: subject.signatureBytes,
+                signerKey: issuer.publicKey)
+            // S + L, little-endian, with the carry (S < L < 2^253, so S + L < 2^254 fits in 32 bytes).
+            var malleated = genuine
+            let order = Array(SignatureValueEncoding.ed25519Order.reversed()) + [UInt8](repeating: 0, count: 32 - SignatureValueEncoding.ed25519Order.count)
+            var carry = 0
+            for index in 0..<32 {
+                let sum = Int(malleated.signature[32 + index]) + Int(order[index]) + carry
+                malleated.signature[32 + index] = UInt8(sum & 0xFF)
+                carry = sum >> 8
+            }
+            #expect(carry == 0)
+            for backend in BackendRegistry.standard.allBackends() {
+                #expect(try PathSignatureCheck.verify(genuine, backend: backend) == nil, "\(backend.name) genuine")
+                let problem = try PathSignatureCheck.verify(malleated, backend: backend)
+                #expect(problem?.contains("not below the group order") == true, "\(backend.name): \(problem ?? "verified")")
+            }
+        }
+    }
+
     @Test("lengths per key: RSA the modulus, Ed25519 64, Ed448 114; ECDSA on a curve of unknown order is refused")
     func lengths() throws {
         let rsa = try Fixtures.certificates("valid-chain-rsa/root-rsa.pem")[0].publicKey
@@ -366,7 +435,7 @@ struct SignatureReencodingAttackTests {
         #expect(SignatureValueEncoding.problem([UInt8](repeating: 1, count: 64), scheme: .ed25519, key: ed25519) == nil)
         #expect(SignatureValueEncoding.problem([UInt8](repeating: 1, count: 65), scheme: .ed25519, key: ed25519) != nil)
         let ed448 = PublicKeyInfo(algorithm: .ed448, derEncoded: [])
-        #expect(SignatureValueEncoding.problem([UInt8](repeating: 1, count: 114), scheme: .ed448, key: ed448) == nil)
+        #expect(SignatureValueEncoding.problem([UInt8](repeating: 1, count: 113) + [0], scheme: .ed448, key: ed448) == nil)
         #expect(SignatureValueEncoding.problem([UInt8](repeating: 1, count: 113), scheme: .ed448, key: ed448) != nil)
         let signature = Self.sigValue(r: [0x01], s: [0x01])
         let explicit = PublicKeyInfo(algorithm: .ec(curve: PublicKeyInfo.explicitCurve, bits: 256), derEncoded: [])

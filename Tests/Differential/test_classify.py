@@ -132,6 +132,22 @@ class ExplanationTests(unittest.TestCase):
         self.assertEqual(run(["chain.anchor-is-leaf", "name.subject-empty-ca@int"], refs)[0], "explained-accept")
         self.assertEqual(run(["name.subject-empty-ca@int"], refs)[0], "unexplained-accept")
 
+    def test_a_critical_bc_after_an_unhandled_critical_extension(self):
+        # seed 20261205 case 7894: OpenSSL reads the leaf's critical basicConstraints as non-critical after a critical
+        # AKI; without the critical AKI the same error 89 is a finding.
+        refs = {"openssl-strict": "error 34 at 0 depth lookup: unhandled critical extension | error 89 at 0 depth lookup: Basic Constraints of CA cert not marked critical"}
+        self.assertEqual(run(["bc.leaf-ca-true@leaf", "ext.criticality:aki/critical@leaf"], refs)[0], "explained-accept")
+        self.assertEqual(run(["bc.leaf-ca-true@leaf"], {"openssl-strict": "error 89 at 0 depth lookup: Basic Constraints of CA cert not marked critical"})[0],
+                         "unexplained-accept")
+
+    def test_gnutls_applying_an_unverified_crl_of_another_key(self):
+        # seed 20261205 case 8736: the CRL's AKI names another key and the signature is another key's; certtool
+        # still applies it. A CRL with only a bad signature is certkit's failure, so GnuTLS's "revoked" there (with
+        # certkit accepting) stays a finding.
+        refs = {"gnutls": "Chain verification output: Not verified. The certificate is NOT trusted. The certificate chain is revoked."}
+        self.assertEqual(run(["crl.aki-mismatch", "crl.wrong-key"], refs)[0], "explained-accept")
+        self.assertEqual(run(["crl.wrong-key"], refs)[0], "unexplained-accept")
+
     def test_every_row_has_a_cause_for_every_reference_it_names(self):
         for rule in classify.RULES:
             for r in rule.references:

@@ -9,7 +9,9 @@
 ///   the core knows (``curveOrders``); a signature by a key on any other curve is refused.
 /// - **RSA** (RFC 8017 §8.2.2, §8.1.2): the signature is exactly as long as the modulus (both libraries refuse
 ///   another length today; the core does not leave it to them).
-/// - **EdDSA** (RFC 8032): 64 bytes for Ed25519, 114 for Ed448.
+/// - **EdDSA** (RFC 8032): 64 bytes for Ed25519, 114 for Ed448, with S below the group order L (§5.1.7, §5.2.7):
+///   GnuTLS verified an Ed448 signature whose S had L added to it (a flipped bit in the last octet) that OpenSSL
+///   refuses — a second signature value, and a CRL that one backend applied and the other did not.
 ///
 /// Whatever passes here can still fail in the library; nothing passes here that is not one canonical encoding.
 /// A certificate re-encoded this way without the key is also caught by what negative trust settings bind to
@@ -28,9 +30,17 @@ enum SignatureValueEncoding {
             }
             return ecdsaProblem(signature, order: order)
         case (.ed25519, .ed25519):
-            return signature.count == 64 ? nil : "the Ed25519 signature is \(signature.count) bytes long, not 64 (RFC 8032 §5.1.6)"
+            guard signature.count == 64 else {
+                return "the Ed25519 signature is \(signature.count) bytes long, not 64 (RFC 8032 §5.1.6)"
+            }
+            return isBelow(littleEndian: signature[32...], bigEndianLimit: ed25519Order)
+                ? nil : "the Ed25519 signature's S is not below the group order (RFC 8032 §5.1.7)"
         case (.ed448, .ed448):
-            return signature.count == 114 ? nil : "the Ed448 signature is \(signature.count) bytes long, not 114 (RFC 8032 §5.2.6)"
+            guard signature.count == 114 else {
+                return "the Ed448 signature is \(signature.count) bytes long, not 114 (RFC 8032 §5.2.6)"
+            }
+            return isBelow(littleEndian: signature[57...], bigEndianLimit: ed448Order)
+                ? nil : "the Ed448 signature's S is not below the group order (RFC 8032 §5.2.7)"
         default:
             return nil  // a key that does not fit the scheme is refused by the caller
         }
@@ -63,6 +73,19 @@ enum SignatureValueEncoding {
             ? magnitude.count < order.count : magnitude.lexicographicallyPrecedes(order)
         return isBelowOrder ? nil : "is not below the curve order"
     }
+
+    /// True when the little-endian number `value` is below `limit` (big-endian, no leading zero).
+    static func isBelow(littleEndian value: ArraySlice<UInt8>, bigEndianLimit limit: [UInt8]) -> Bool {
+        let magnitude = Array(value.reversed().drop { $0 == 0 })
+        return magnitude.count != limit.count
+            ? magnitude.count < limit.count : magnitude.lexicographicallyPrecedes(limit)
+    }
+
+    /// L, the order of the Ed25519 group's base point (RFC 8032 §5.1), big-endian.
+    static let ed25519Order = order("1000000000000000000000000000000014def9dea2f79cd65812631a5cf5d3ed")
+    /// L, the order of the Ed448 group's base point (RFC 8032 §5.2), big-endian.
+    static let ed448Order = order(
+        "3fffffffffffffffffffffffffffffffffffffffffffffffffffffff7cca23e9c44edb49aed63690216cc2728dc58f552378c292ab5844f3")
 
     /// The order of each named curve's group (big-endian, no leading zero), by the curve names of
     /// `PublicKeyParser.curves` (SEC 2, FIPS 186-4, RFC 5639).
