@@ -362,9 +362,9 @@ RULES = [
                 OPENSSL_ALL + PYCA, profiles={"apple"},
                 cause={"openssl": ossl(26), "pyca": r"(?i)extended ?key ?usage|EKU|2\.5\.29\.37"}),
     # A leaf that is itself the anchor is not held to the leaf rules of the SSL profiles (apple.server-eku): with
-    # anyExtendedKeyUsage alone it is trusted; OpenSSL's sslserver purpose wants serverAuth.
-    AllTagsRule("anchor-leaf-any-eku", [r"^chain\.anchor-is-leaf$", r"^eku\.leaf-any-only@leaf$"], OPENSSL_ALL,
-                profiles={"apple"}, cause={"openssl": ossl(26)}),
+    # anyExtendedKeyUsage alone it is trusted; OpenSSL's sslserver purpose and pyca want serverAuth.
+    AllTagsRule("anchor-leaf-any-eku", [r"^chain\.anchor-is-leaf$", r"^eku\.leaf-any-only@leaf$"], OPENSSL_ALL + PYCA,
+                profiles={"apple"}, cause={"openssl": ossl(26), "pyca": py("required EKU not found")}),
     # A leaf that is itself the anchor is the whole path's trust anchor: it is not checked against CRLs (RFC 5280
     # section 6.1: the anchor is not part of the path validated); OpenSSL -crl_check_all still looks for its CRL.
     AllTagsRule("anchor-not-revocation-checked", [r"^chain\.anchor-is-leaf$", r"^crl\."], OPENSSL_ALL,

@@ -148,6 +148,14 @@ class ExplanationTests(unittest.TestCase):
         self.assertEqual(run(["crl.aki-mismatch", "crl.wrong-key"], refs)[0], "explained-accept")
         self.assertEqual(run(["crl.wrong-key"], refs)[0], "unexplained-accept")
 
+    def test_a_leaf_anchor_with_any_eku_alone(self):
+        # seed 20261205 case 23430: the leaf is the anchor, its EKU anyExtendedKeyUsage alone; OpenSSL and pyca want
+        # serverAuth. The same leaf under an issuer is a finding for pyca.
+        refs = {"openssl": "error 26 at 0 depth lookup: unsuitable certificate purpose",
+                "pyca": "VerificationError: validation failed: required EKU not found (encountered processing <Certificate(subject=<Name(CN=www.example.com)>, ...)>)"}
+        self.assertEqual(run(["chain.anchor-is-leaf", "eku.leaf-any-only@leaf"], refs)[0], "explained-accept")
+        self.assertEqual(run(["eku.leaf-any-only@leaf"], {"pyca": refs["pyca"]})[0], "unexplained-accept")
+
     def test_every_row_has_a_cause_for_every_reference_it_names(self):
         for rule in classify.RULES:
             for r in rule.references:
