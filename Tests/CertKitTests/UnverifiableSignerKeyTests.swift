@@ -1,0 +1,81 @@
+@testable import CertKit
+import CertKitBackends
+import Foundation
+import Testing
+
+/// A signer key on a curve one of the libraries lacks (secp256k1: OpenSSL verifies it, GnuTLS cannot) is never
+/// handed to a library (`PathSignatureCheck`): the path is kept and fails `certkit.key-algorithm` (or, under apple,
+/// `apple.key-algorithm`), fatal `WeakKeySize`, the same on both backends. Handed over, OpenSSL judged the link and
+/// GnuTLS dropped the path as missing its issuer (differential seed 20261205, cases 447 and 632).
+@Suite("a signer key one library cannot verify: the same weak-key verdict on both backends")
+struct UnverifiableSignerKeyTests {
+    typealias F = GnuTLSFixtures
+
+    /// `certificate` with its SubjectPublicKeyInfo replaced by `spki` (the signature no longer matches: for an
+    /// anchor nothing reads it).
+    static func replacingKey(of certificate: [UInt8], with spki: [UInt8]) throws -> [UInt8] {
+        let (fields, rest) = try DERReader.read(certificate) { top throws(CertificateDecodingError) in
+            var outer = try top.read(DERTag.sequence, "certificate").children()
+            let tbs = try outer.read(DERTag.sequence, "tbs")
+            var rest: [[UInt8]] = []
+            while let node = try outer.next() { rest.append(node.encoded) }
+            var fields = try tbs.children()
+            var kept: [[UInt8]] = []
+            while let node = try fields.next() { kept.append(node.encoded) }
+            return (kept, rest)
+        }
+        // version, serial, signature, issuer, validity, subject, subjectPublicKeyInfo, …
+        var replaced = fields
+        replaced[6] = spki
+        return DERBuilder.sequence([DERBuilder.sequence(replaced)] + rest)
+    }
+
+    /// leaf ← Int RSA ← an anchor with Root RSA's name and key identifier but a secp256k1 key.
+    static func evaluation(profile: TrustProfile) throws -> TrustEvaluation {
+        let chain = try F.derBlocks("valid-chain-rsa/chain.pem").map { try Certificate(derEncoded: $0) }
+        let k1 = try F.derBlocks("profiles-ec-secp256k1-apple/chain.pem")[0]
+        let k1Key = try Certificate(derEncoded: k1).publicKey
+        try #require(k1Key.algorithm == .ec(curve: "secp256k1", bits: 256), "the fixture's leaf is not on secp256k1")
+        let root = try F.derBlocks("valid-chain-rsa/root-rsa.pem")[0]
+        let anchor = try Certificate(derEncoded: try replacingKey(of: root, with: k1Key.derEncoded))
+        return TrustEvaluation(
+            certificates: chain, policies: [.sslServer(host: "leaf.example", profile: profile)], anchors: [anchor],
+            verifyDate: F.verifyDate)
+    }
+
+    @Test("the path is kept and its anchor is a fatal weak key, on both backends, under every profile",
+          arguments: TrustProfile.allCases)
+    func sameVerdictOnBothBackends(profile: TrustProfile) throws {
+        let evaluation = try Self.evaluation(profile: profile)
+        for backend in BackendRegistry.standard.allBackends() {
+            let report = TrustEvaluator(backend: backend).evaluate(evaluation)
+            #expect(report.result == .fatalTrustFailure, "\(backend.name) \(profile)")
+            #expect(report.chain.count == 3, "\(backend.name) \(profile): the path through the anchor is kept")
+            #expect(report.checks.count == 3 && report.checks[2].contains(.weakKeySize), "\(backend.name) \(profile)")
+            let named = report.checks.reduce(Set<TrustCheck>()) { $0.union($1) }
+            #expect(!named.contains(.missingIntermediate) && !named.contains(.signature),
+                    "\(backend.name) \(profile): \(named) names a check that did not fail")
+            let rule = profile == .apple ? TrustRules.appleKeyAlgorithm : TrustRules.verifiableKeyAlgorithm
+            #expect(report.failedRules(at: 2).contains(rule), "\(backend.name) \(profile): \(report.failedRules(at: 2).map(\.id))")
+        }
+    }
+
+    @Test("a CRL or OCSP signature by such a key is refused before any library, with the key named")
+    func refusedForCRLAndOCSPSignatures() throws {
+        let k1 = try Certificate(derEncoded: try F.derBlocks("profiles-ec-secp256k1-apple/chain.pem")[0]).publicKey
+        let input = SignatureInput(
+            scheme: .ecdsa(.sha256), signedBytes: [1, 2, 3],
+            signature: ReencodedSignature.sigValue(r: [0x01], s: [0x01]), signerKey: k1)
+        for backend in BackendRegistry.standard.allBackends() {
+            let problem = try PathSignatureCheck.verify(input, backend: backend)
+            #expect(problem?.contains("not one both libraries verify") == true, "\(backend.name): \(problem ?? "verified")")
+        }
+    }
+}
+
+/// An ECDSA-Sig-Value from its two INTEGER contents.
+private enum ReencodedSignature {
+    static func sigValue(r: [UInt8], s: [UInt8]) -> [UInt8] {
+        DERBuilder.tlv(0x30, DERBuilder.tlv(0x02, r) + DERBuilder.tlv(0x02, s))
+    }
+}
