@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The name-constraint matrix (issue 28): generates BetterTLS-style chains root → intermediate (nameConstraints) →
+# The name-constraint matrix: generates BetterTLS-style chains root → intermediate (nameConstraints) →
 # leaf with Scripts/ncmatrix/generate.py, runs every one through `certkit evaluate --batch` with --backend openssl
 # and --backend gnutls, and compares the verdicts with each other and with the generator's rule model
 # (Scripts/ncmatrix/model.py). Exit 1 on any backend disagreement (or a batch error line); model disagreements

@@ -21,7 +21,7 @@ echo "== Differential sample (2,000 fixed-seed cases against openssl, certtool a
 python3 -m unittest discover -s Tests/Differential -p 'test_*.py'
 Scripts/differential.sh --ci --gate unexplained-accept,backend-disagreement,crash,ablation-unexplained --out .build/differential-ci
 Scripts/differential.sh --ci --audit --gate unexplained-accept,backend-disagreement,crash,ablation-unexplained --out .build/differential-ci-audit
-echo "== Name-constraint matrix (issue 28: ~29,000 BetterTLS-style cases, both backends, default and audit modes)"
+echo "== Name-constraint matrix (~29,000 BetterTLS-style cases, both backends, default and audit modes)"
 # Default mode: fails on any backend disagreement (the model's disagreements are printed) and on a difference between
 # the model and pyca/cryptography that no documented rule explains. Audit mode: printed only,
 # GnuTLS's CN checks reach beyond the deviation table (Tests/Fixtures/README.md, "Name-constraint matrix").

@@ -1,7 +1,7 @@
 import CertKit
 import Foundation
 
-/// What a TLS client pays per new connection (issue 18): bytes to verdict on RSA, ECDSA and the wide pool, on
+/// What a TLS client pays per new connection: bytes to verdict on RSA, ECDSA and the wide pool, on
 /// each backend, against the signature floor (the library verifying the path's signatures with keys built once),
 /// the raw C loops (pre-parsed, and parse every call) and pyca/cryptography's parse + verify.
 ///

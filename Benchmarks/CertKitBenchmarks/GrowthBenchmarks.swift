@@ -1,7 +1,7 @@
 import CertKit
 import Foundation
 
-/// How cost grows with input size (issue 12): parse time per certificate as a certificate grows from 1 KB to
+/// How cost grows with input size: parse time per certificate as a certificate grows from 1 KB to
 /// 1 MB (names, extensions, SANs), and evaluation time as the pool grows from 10 to 100,000 certificates. Each
 /// series ends with its fitted growth: the time ratio per 10× size (10 = linear, 100 = quadratic), from a
 /// least-squares line through log(time) against log(size).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates the name-constraint matrix (issue 28): BetterTLS-style chains root → intermediate (nameConstraints)
+"""Generates the name-constraint matrix: BetterTLS-style chains root → intermediate (nameConstraints)
 → leaf, each with the peer name to check and the answer of the rule model (model.py), as `certkit evaluate
 --batch` input. Deterministic: the same script writes the same bytes.
 

@@ -1,4 +1,4 @@
-"""The dimensions of the name-constraint matrix (issue 28), BetterTLS style: what the intermediate constrains,
+"""The dimensions of the name-constraint matrix, BetterTLS style: what the intermediate constrains,
 which names the leaf carries in its subjectAltName and its subject, and which peer name is checked.
 
 A case is one (constraint set, SAN form, subject form, peer name). Every list here is fixed and ordered, so case
