@@ -60,6 +60,49 @@ struct UnverifiableSignerKeyTests {
         }
     }
 
+    /// The SubjectPublicKeyInfo `spki` with its AlgorithmIdentifier replaced by `algorithm` (same key bits).
+    static func replacingAlgorithm(of spki: [UInt8], with algorithm: [UInt8]) throws -> [UInt8] {
+        let bits = try DERReader.read(spki) { top throws(CertificateDecodingError) in
+            var fields = try top.read(DERTag.sequence, "spki").children()
+            _ = try fields.read(DERTag.sequence, "algorithm")
+            return try fields.read(DERTag.bitString, "key").encoded
+        }
+        return DERBuilder.sequence([algorithm, bits])
+    }
+
+    /// The AlgorithmIdentifier of `spki`.
+    static func algorithm(of spki: [UInt8]) throws -> [UInt8] {
+        try DERReader.read(spki) { top throws(CertificateDecodingError) in
+            var fields = try top.read(DERTag.sequence, "spki").children()
+            return try fields.read(DERTag.sequence, "algorithm").encoded
+        }
+    }
+
+    @Test("an anchor whose P-256 key spells its curve out (explicit parameters, which GnuTLS cannot import): the same fatal weak key on both backends, no MissingIntermediate",
+          arguments: TrustProfile.allCases)
+    func explicitCurveSigner(profile: TrustProfile) throws {
+        let chain = try F.derBlocks("valid-chain-ec/chain.pem")
+        let explicitSPKI = try Certificate(derEncoded: try F.derBlocks("profiles-ec-explicit-parameters-apple/chain.pem")[0]).publicKey.derEncoded
+        let intermediate = try Certificate(derEncoded: chain[1])
+        let spki = try Self.replacingAlgorithm(of: intermediate.publicKey.derEncoded, with: try Self.algorithm(of: explicitSPKI))
+        let anchor = try Certificate(derEncoded: try Self.replacingKey(of: chain[1], with: spki))
+        #expect(anchor.publicKey.algorithm == .ec(curve: PublicKeyInfo.explicitCurve, bits: 256))
+        let evaluation = TrustEvaluation(
+            certificates: [try Certificate(derEncoded: chain[0])], policies: [.sslServer(host: "leaf.example", profile: profile)],
+            anchors: [anchor], verifyDate: F.verifyDate)
+        var verdicts: [(TrustResultType, [Set<TrustCheck>])] = []
+        for backend in BackendRegistry.standard.allBackends() {
+            let report = TrustEvaluator(backend: backend).evaluate(evaluation)
+            verdicts.append((report.result, report.checks))
+            let named = report.checks.reduce(Set<TrustCheck>()) { $0.union($1) }
+            #expect(!report.isTrusted, "\(backend.name) \(profile)")
+            #expect(!named.contains(.missingIntermediate) && !named.contains(.signature), "\(backend.name) \(profile): \(report.checks)")
+            #expect(report.result == .fatalTrustFailure && report.checks.last?.contains(.weakKeySize) == true,
+                    "\(backend.name) \(profile): \(report.result) \(report.checks)")
+        }
+        #expect(verdicts.allSatisfy { $0.0 == verdicts[0].0 && $0.1 == verdicts[0].1 }, "\(profile): \(verdicts)")
+    }
+
     @Test("a CRL or OCSP signature by such a key is refused before any library, with the key named")
     func refusedForCRLAndOCSPSignatures() throws {
         let k1 = try Certificate(derEncoded: try F.derBlocks("profiles-ec-secp256k1-apple/chain.pem")[0]).publicKey

@@ -34,9 +34,12 @@ package struct PublicKeyUsabilityCheck: PathCheck {
         }
     }
 
-    /// True when both backends' libraries verify signatures by a key of `algorithm` (``TrustRules/verifiableKeyAlgorithm``).
+    /// True when both backends' libraries verify signatures by a key of `algorithm` (``TrustRules/verifiableKeyAlgorithm``):
+    /// not a key whose curve is spelled out in explicit parameters (GnuTLS cannot import one; OpenSSL can), which
+    /// `certkit.ec-named-curve` refuses as well.
     static func isVerifiableKeyAlgorithm(_ algorithm: PublicKeyInfo.Algorithm) -> Bool {
-        isAppleKeyAlgorithm(algorithm) || isRFC5280OnlyKeyAlgorithm(algorithm)
+        if case .ec(PublicKeyInfo.explicitCurve, _) = algorithm { return false }
+        return isAppleKeyAlgorithm(algorithm) || isRFC5280OnlyKeyAlgorithm(algorithm)
     }
 
     public func check(_ context: PathContext, into findings: inout PathFindings) {
