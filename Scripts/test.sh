@@ -7,6 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh
 python3 -m unittest discover -s Tests/Mutation -q  # the mutation tool's reading of swift test runs
+echo "== Fixture sets (Scripts/fixtures.sh: the package's unit tests, then every set regenerated and compared)"
+Scripts/fixtures.sh --test
+Scripts/fixtures.sh --check
 swift build --build-tests
 echo "== Public API (Tests/API: changes only with a deliberate baseline update, Scripts/api.sh --update)"
 Scripts/api.sh --check >/dev/null
