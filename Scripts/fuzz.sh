@@ -15,7 +15,7 @@
 # reported (-report_slow_units=1). A timeout or slow unit is run again alone: if it then finishes in time it was a
 # scheduling stall of a busy shared machine (moved to .build/fuzz/artifacts/TARGET/stalls/) and fuzzing resumes for
 # the rest of the time; if it is slow again it is a finding. The committed corpus Tests/Fuzz/Corpus/TARGET seeds
-# every run (regenerate its seeds with Scripts/fixtures/make-fuzz-corpus.py); what libFuzzer finds goes to
+# every run (regenerate its seeds with Scripts/fixtures.sh --set fuzz-corpus); what libFuzzer finds goes to
 # .build/fuzz/corpus/TARGET, crashes, leaks, timeouts and OOMs to .build/fuzz/artifacts/TARGET/, logs to
 # .build/fuzz/TARGET.log (all ignored by git). Reproduce an artifact with `.build/fuzz/release/CertKitFuzz ARTIFACT` and
 # CERTKIT_FUZZ_TARGET=TARGET, or without sanitizers with `swift run CertKitFuzz TARGET ARTIFACT`.

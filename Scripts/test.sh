@@ -2,11 +2,16 @@
 # Runs every test three times: plainly, under ThreadSanitizer and under AddressSanitizer (LeakSanitizer on,
 # with suppressions only for toolchain runtime allocations: Scripts/lsan.supp). Each sanitizer builds in its own
 # directory so the plain build stays cached; the DocC catalog must build without warnings; the differential sample,
-# the name-constraint matrix and the fuzz targets run between. `--quick` runs the plain pass only.
+# the name-constraint matrix and the fuzz targets run between. First, the fixture package's unit tests and a
+# regeneration of every fixture set compared byte for byte with the committed files (~2 min). `--quick` runs the
+# plain pass only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh
 python3 -m unittest discover -s Tests/Mutation -q  # the mutation tool's reading of swift test runs
+echo "== Fixture sets (Scripts/fixtures.sh: the package's unit tests, then every set regenerated and compared)"
+Scripts/fixtures.sh --test
+Scripts/fixtures.sh --check
 swift build --build-tests
 echo "== Public API (Tests/API: changes only with a deliberate baseline update, Scripts/api.sh --update)"
 Scripts/api.sh --check >/dev/null

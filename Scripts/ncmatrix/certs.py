@@ -1,6 +1,6 @@
 """Certificates of the name-constraint matrix: one root, one intermediate per constraint set, one leaf per
-(SAN form, subject form). Built from bytes with Scripts/fixtures/fixture_der.py (DER encoder, seeded prime
-search), so the output is byte-for-byte deterministic.
+(SAN form, subject form). Built from bytes with the fixture package's DER encoder and seeded prime search
+(Scripts/fixtures/certkit_fixtures: der.py, keys.py), so the output is byte-for-byte deterministic.
 
 Every intermediate has the same subject and the same key, so every leaf (signed once, by that key) chains to
 every intermediate: a chain is a pair (intermediate, leaf) and only the intermediate's nameConstraints differ.
@@ -15,8 +15,9 @@ import random
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures"))
-from fixture_der import (  # noqa: E402
-    NULL, TRUE, _probable_prime, bits, explicit, ext, ia5, int_bytes, oid, seq, set_of, ski_of, tlv, utctime,
+from certkit_fixtures.keys import probable_prime as _probable_prime  # noqa: E402
+from certkit_fixtures.der import (  # noqa: E402
+    NULL, TRUE, bits, explicit, ext, ia5, int_bytes, oid, seq, set_of, ski_of, tlv, utctime,
     utf8,
 )
 from cryptography.hazmat.primitives import hashes, serialization  # noqa: E402

@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import certs  # noqa: E402
 import matrix  # noqa: E402
 import model  # noqa: E402
-from fixture_der import pem  # noqa: E402  (path set by certs)
+from certkit_fixtures.der import pem  # noqa: E402  (path set by certs)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))

@@ -3,9 +3,9 @@ import CertKit
 import Foundation
 import Testing
 
-/// The bad-input table: every file under Tests/Fixtures/bad-input (made by Scripts/make-bad-input.sh) plus the
-/// inputs made at test time. Each gets its documented exit code and exactly one stderr line naming the file, and
-/// leaves nothing behind in the output directory.
+/// The bad-input table: every file under Tests/Fixtures/bad-input (the bad-input fixture set,
+/// Scripts/fixtures/certkit_fixtures/sets/bad_input.py) plus the inputs made at test time. Each gets its documented
+/// exit code and exactly one stderr line naming the file, and leaves nothing behind in the output directory.
 @Suite("Bad input")
 struct BadInputTests {
     /// Committed files and their expected exit code: 1 (input error), or 0 where a certificate is still found.

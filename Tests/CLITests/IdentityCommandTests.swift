@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// The client-identity fixtures (Scripts/fixtures/make-identity-fixtures.sh).
+/// The client-identity fixtures (the identity fixture set, Scripts/fixtures.sh --set identity).
 enum IdentityPaths {
     static func fixture(_ name: String) -> String {
         Paths.root.appendingPathComponent("Tests/Fixtures/identity/\(name)").path

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `evaluate --batch` with stapled OCSP responses: a line's `ocsp` key (base64 DER, a string or an array) and
-/// `--ocsp-response` on the command line (every line), on both backends. Fixtures: Scripts/make-ocsp-fixtures.sh.
+/// `--ocsp-response` on the command line (every line), on both backends. Fixtures: the ocsp fixture set.
 @Suite("evaluate --batch: OCSP responses per line")
 struct OCSPBatchTests {
     static func base64(_ name: String) throws -> String {

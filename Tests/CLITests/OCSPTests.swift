@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// OCSP responses given with `--ocsp-response`, `--revocation` and `--require-revocation`, on both backends
-/// (`--backend both`: the command fails with exit 3 when they disagree). Fixtures: Scripts/make-ocsp-fixtures.sh.
+/// (`--backend both`: the command fails with exit 3 when they disagree). Fixtures: the ocsp fixture set.
 @Suite("evaluate: OCSP responses and revocation modes")
 struct OCSPTests {
     static let directory = Paths.root.appendingPathComponent("Tests/Fixtures/ocsp").path

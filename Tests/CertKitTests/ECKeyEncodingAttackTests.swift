@@ -62,14 +62,25 @@ struct ECKeyEncodingAttackTests {
         }
     }
 
-    /// A genuine link signed by a P-256 key, and that key's X and Y.
-    static func p256Link() throws -> (link: SignatureInput, x: [UInt8], y: [UInt8]) {
+    /// A genuine link signed by a P-256 key of the fixtures, and that key's X and Y; `evenY`: the first whose Y is even
+    /// (the fixtures' keys are seeded, so which of them that is is fixed, but it is looked up rather than assumed).
+    static func p256Link(evenY: Bool = false) throws -> (link: SignatureInput, x: [UInt8], y: [UInt8]) {
         let links = try SignerKeyTests.links("valid-chain-ec/chain.pem", "valid-chain-ec/root-ec.pem")
-        let link = try #require(links.first { $0.signerKey.algorithm == .ec(curve: "prime256v1", bits: 256) })
-        let spki = link.signerKey.derEncoded
-        let point = Array(spki.suffix(65))
-        try #require(point.first == 0x04 && spki == Self.spki(curve: p256, point: point), "the fixture is a plain P-256 SPKI")
-        return (link, Array(point[1...32]), Array(point[33...64]))
+            + SignerKeyTests.links("leaf-anchor-self-signed-ec/chain.pem", "leaf-anchor-self-signed-ec/leaf-selfsigned-ec.pem")
+        for link in links where link.signerKey.algorithm == .ec(curve: "prime256v1", bits: 256) {
+            let spki = link.signerKey.derEncoded
+            let point = Array(spki.suffix(65))
+            try #require(point.first == 0x04 && spki == Self.spki(curve: p256, point: point), "the fixture is a plain P-256 SPKI")
+            if !evenY || point[64] & 1 == 0 {
+                return (link, Array(point[1...32]), Array(point[33...64]))
+            }
+        }
+        throw FixtureMissing(evenY ? "no P-256 signer key with an even Y among the EC fixtures" : "no P-256 signer key")
+    }
+
+    struct FixtureMissing: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
     }
 
     @Test("each variant: never valid unless it is the genuine key's uncompressed point, and the backends agree")
@@ -116,12 +127,12 @@ struct ECKeyEncodingAttackTests {
 
     /// The point-form check reads past the unused-bits count (which the core refuses on its own), so a key that
     /// OpenSSL's decoder reads as before still verifies as before, on both backends alike. (With 1 unused bit and
-    /// this fixture's even last byte OpenSSL's clearing of the unused bits changes nothing; the differential
+    /// an even last byte OpenSSL's clearing of the unused bits changes nothing; the differential
     /// sample's `key.spki:unused-bits` cases where it does change the point are a known disagreement.)
     @Test("a genuine uncompressed point under one unused bit: the backends agree, as before the point-form check")
     func unusedBit() throws {
-        let (link, x, y) = try Self.p256Link()
-        try #require(y[31] & 1 == 0, "the fixture's last byte is even")
+        let (link, x, y) = try Self.p256Link(evenY: true)
+        try #require(y[31] & 1 == 0, "the key's last byte is even")
         var input = link
         input.signerKey = try Self.decode(
             Self.tlv(0x30, Self.tlv(0x30, Self.ecPublicKey + Self.p256) + Self.tlv(0x03, [1, 0x04] + x + y)))

@@ -3,7 +3,7 @@ import CertKitBackends
 import Foundation
 import Testing
 
-/// The client-identity fixtures (Scripts/fixtures/make-identity-fixtures.sh).
+/// The client-identity fixtures (the identity fixture set, Scripts/fixtures.sh --set identity).
 enum IdentityFixtures {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/identity")

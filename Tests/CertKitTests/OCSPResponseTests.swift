@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The core's OCSP parsing and its bounds, and the library API (`ocspResponses`, `TrustReport.revocation`) on every
-/// backend. Fixtures: Tests/Fixtures/ocsp (Scripts/make-ocsp-fixtures.sh).
+/// backend. Fixtures: Tests/Fixtures/ocsp (the ocsp fixture set).
 @Suite("OCSP responses: parsing, bounds, evaluation")
 struct OCSPResponseTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -8,7 +8,8 @@ import Testing
 
 /// The iteration counts of a PKCS#12 file are bounded before either library sees it (issue 26 #3): the MAC, the
 /// encrypted content, a shrouded key in the clear and a shrouded key inside the encrypted content (readable only
-/// after decryption), each one past ``Limits/maxPKCS12Iterations`` (Scripts/fixtures/make-pkcs12-bound-fixtures.py).
+/// after decryption), each one past ``Limits/maxPKCS12Iterations`` (the pkcs12 fixture set,
+/// Scripts/fixtures/certkit_fixtures/sets/pkcs12.py).
 @Suite("PKCS#12 iteration counts: bounded before any key derivation")
 struct PKCS12IterationBoundTests {
     static let backends = BackendRegistry.standard.names
@@ -52,6 +53,31 @@ struct PKCS12IterationBoundTests {
         let bytes = try IdentityFixtures.bytes(file.name)
         #expect(throws: IdentityError.limitExceeded(reason)) {
             try importer(backend).pkcs12Certificates(bytes, password: IdentityFixtures.password)
+        }
+    }
+
+    @Test("a file without password (OpenSSL): the shrouded key inside the encrypted content is bounded after the NULL-password MAC")
+    func noPasswordInnerKey() throws {
+        // OpenSSL's reading of an empty password: the MAC verifies with none (NULL), so the contents are decrypted
+        // with none before the shrouded keys' counts are read. (GnuTLS tries "" and reports the wrong password.)
+        let backend = "openssl"
+        // nopass-inner-key-over.p12: MAC and content keyed with no (NULL) password, 2048 iterations each; the shrouded
+        // key inside the content asks for 1,000,001 (Scripts/fixtures/certkit_fixtures/sets/pkcs12.py).
+        let bytes = try IdentityFixtures.bytes("nopass-inner-key-over.p12")
+        let none = SecretBytes(copying: [])
+        #expect(throws: IdentityError.limitExceeded(
+            "a shrouded key asks for 1000001 key-derivation iterations, more than 1000000 (Limits.maxPKCS12Iterations)"),
+            "\(backend)") {
+            try importer(backend).importPKCS12(bytes, password: none)
+        }
+        #expect(throws: IdentityError.limitExceeded(
+            "a shrouded key asks for 1000001 key-derivation iterations, more than 1000000 (Limits.maxPKCS12Iterations)"),
+            "\(backend)") {
+            try importer(backend).pkcs12Certificates(bytes, password: none)
+        }
+        // The MAC is keyed with no password: a password does not verify it, so the refusal above came after it.
+        #expect(throws: IdentityError.wrongPassword, "\(backend)") {
+            try importer(backend).importPKCS12(bytes, password: IdentityFixtures.password)
         }
     }
 

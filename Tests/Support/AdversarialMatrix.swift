@@ -1,7 +1,8 @@
 import Foundation
 
-/// Tests/Fixtures/adversarial/matrix.json (made by Scripts/fixtures/make-adversarial-inputs.py): hostile inputs,
-/// the certkit runs made on each and their documented exit codes. Small inputs are committed files; huge ones
+/// Tests/Fixtures/adversarial/matrix.json (made by the adversarial fixture set,
+/// Scripts/fixtures/certkit_fixtures/sets/adversarial.py): hostile inputs, the certkit runs made on each and their
+/// documented exit codes. Small inputs are committed files; huge ones
 /// are recipes (a template repeated with a counter, or a text template) expanded here at test time.
 public struct AdversarialMatrix: Decodable, Sendable {
     /// One input of the matrix.
