@@ -95,13 +95,13 @@ enum BatchLines {
 
     /// A file as one chain element: its text when it is PEM, else the base64 of its bytes.
     static func element(_ path: String) throws -> String {
-        let bytes = try Paths.bytes(path)
+        let bytes = try FixtureLocator.bytes(path)
         if let text = String(validating: bytes, as: UTF8.self), text.contains("-----BEGIN") { return text }
         return Data(bytes).base64EncodedString()
     }
 
     /// The certificates of a file as base64 DER elements.
     static func derElements(_ path: String) throws -> [String] {
-        try CertificateBundle.decode(try Paths.bytes(path)).certificates.map { Data($0.derEncoded).base64EncodedString() }
+        try CertificateBundle.decode(try FixtureLocator.bytes(path)).certificates.map { Data($0.derEncoded).base64EncodedString() }
     }
 }

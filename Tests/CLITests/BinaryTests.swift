@@ -11,7 +11,7 @@ struct BinaryTests {
         let candidates = [
             bundleDirectory.appendingPathComponent("certkit").path,
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("certkit").path,
-            Paths.root.appendingPathComponent(".build/debug/certkit").path,
+            FixtureLocator.packageRoot.appendingPathComponent(".build/debug/certkit").path,
         ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
@@ -65,16 +65,16 @@ struct BinaryTests {
 
     @Test("convert through pipes: PEM on stdin, DER on stdout")
     func convertPipe() throws {
-        let result = try Self.run(["convert", "-"], stdin: try Paths.bytes(Paths.sample("server.pem")))
+        let result = try Self.run(["convert", "-"], stdin: try FixtureLocator.bytes(FixtureLocator.sample("server.pem")))
         #expect(result.code == 0 && result.stderr.isEmpty)
         #expect(result.stdout == (try sampleCertificates("server.pem"))[0].derEncoded)
-        #expect(try Self.run(["convert", Paths.sample("bundle.pem")]).code == 2)
+        #expect(try Self.run(["convert", FixtureLocator.sample("bundle.pem")]).code == 2)
     }
 
     @Test("evaluate exit codes: trusted 0, expired 10")
     func evaluate() throws {
-        let common = ["evaluate", "--anchors", Paths.sample("root-ca.pem"), "--at", "2030-06-01", "--host", "localhost"]
-        #expect(try Self.run(common + [Paths.sample("server-chain.pem")]).code == 0)
-        #expect(try Self.run(common + ["--intermediates", Paths.sample("intermediate-ca.pem"), Paths.sample("expired.pem")]).code == 10)
+        let common = ["evaluate", "--anchors", FixtureLocator.sample("root-ca.pem"), "--at", "2030-06-01", "--host", "localhost"]
+        #expect(try Self.run(common + [FixtureLocator.sample("server-chain.pem")]).code == 0)
+        #expect(try Self.run(common + ["--intermediates", FixtureLocator.sample("intermediate-ca.pem"), FixtureLocator.sample("expired.pem")]).code == 10)
     }
 }

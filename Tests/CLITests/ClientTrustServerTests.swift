@@ -24,7 +24,7 @@ struct ClientTrustServerTests {
         for tls in libraries {
             for client in clients {
                 let run = certkitConnect(
-                    "127.0.0.1:\(server.port)", ["--tls", tls, "--anchors", Paths.sample("root-ca.pem")] + client.arguments)
+                    "127.0.0.1:\(server.port)", ["--tls", tls, "--anchors", FixtureLocator.sample("root-ca.pem")] + client.arguments)
                 if client.trusted {
                     #expect(run.status == 0, "\(tls) \(client.arguments): \(run.stdout)\(run.stderr)")
                     #expect(run.verdict == "unspecified: trusted", "\(serverTLS) server, \(tls) client")
@@ -110,11 +110,11 @@ final class SampleServer {
     init(tls: String, connections: Int) throws {
         let executable = Self.executable
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "ClientTrustServer not built")
-        port = try ConnectTestEnvironment.freePort()
+        port = try LoopbackPort.free()
         process.executableURL = executable
         process.arguments = [
-            "--anchor", IdentityPaths.fixture("client-root-ca.pem"), "--cert", Paths.sample("server-chain.pem"),
-            "--key", Paths.sample("server.key"), "--port", "\(port)", "--connections", "\(connections)",
+            "--anchor", IdentityPaths.fixture("client-root-ca.pem"), "--cert", FixtureLocator.sample("server-chain.pem"),
+            "--key", FixtureLocator.sample("server.key"), "--port", "\(port)", "--connections", "\(connections)",
             "--timeout", "20", "--tls", tls,
         ]
         process.standardOutput = output

@@ -23,7 +23,7 @@ func certkitConnect(_ target: String, _ arguments: [String]) -> ConnectRunResult
     return ConnectRunResult(status: status, stdout: stdout.text, stderr: stderr.text)
 }
 
-private func sample(_ name: String) -> String { ConnectTestEnvironment.sample(name) }
+private func sample(_ name: String) -> String { FixtureLocator.sample(name) }
 
 /// `certkit connect` against real `openssl s_server` and `gnutls-serv` processes on 127.0.0.1, through both
 /// handshake libraries (`--tls openssl`, `--tls gnutls`). Serialized: each test runs its own servers, and CI has
@@ -166,7 +166,7 @@ struct ConnectCommandTests {
 
     @Test("closed port: exit 1, connection refused")
     func closedPort() throws {
-        let port = try ConnectTestEnvironment.freePort()
+        let port = try LoopbackPort.free()
         for tls in Self.handshakeLibraries {
             let run = certkitConnect("127.0.0.1:\(port)", ["--tls", tls, "--anchors", sample("root-ca.pem")])
             #expect(run.status == 1, "\(tls)")

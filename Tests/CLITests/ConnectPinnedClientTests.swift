@@ -20,7 +20,7 @@ struct ConnectPinnedClientTests {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = ConnectTestEnvironment.packageRoot
+        process.currentDirectoryURL = FixtureLocator.packageRoot
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -34,8 +34,8 @@ struct ConnectPinnedClientTests {
     @Test("--identity: presents the PKCS#12 identity to a server that requires one; refused without it")
     func identity() throws {
         let server = try TLSTestServer(
-            .openssl, certificate: ConnectTestEnvironment.sample("server.pem"),
-            key: ConnectTestEnvironment.sample("server.key"), chain: [ConnectTestEnvironment.sample("intermediate-ca.pem")],
+            .openssl, certificate: FixtureLocator.sample("server.pem"),
+            key: FixtureLocator.sample("server.key"), chain: [FixtureLocator.sample("intermediate-ca.pem")],
             clientCA: IdentityPaths.fixture("client-root-ca.pem"))
         defer { server.stop() }
         setenv("CERTKIT_TEST_PINNED_P12", IdentityPaths.password, 1)
@@ -52,8 +52,8 @@ struct ConnectPinnedClientTests {
     @Test("the bundled root trusts the demo server: useCredential, exit 0")
     func trustedServer() throws {
         let server = try TLSTestServer(
-            .openssl, certificate: ConnectTestEnvironment.sample("server.pem"),
-            key: ConnectTestEnvironment.sample("server.key"), chain: [ConnectTestEnvironment.sample("intermediate-ca.pem")])
+            .openssl, certificate: FixtureLocator.sample("server.pem"),
+            key: FixtureLocator.sample("server.key"), chain: [FixtureLocator.sample("intermediate-ca.pem")])
         defer { server.stop() }
         let run = try runPinnedClient(["--timeout", "5", "https://127.0.0.1:\(server.port)/"])
         #expect(run.status == 0, "\(run.output)")
@@ -65,11 +65,11 @@ struct ConnectPinnedClientTests {
     @Test("a self-signed server is refused with the reason: cancelAuthenticationChallenge, exit 1")
     func untrustedServer() throws {
         let server = try TLSTestServer(
-            .openssl, certificate: ConnectTestEnvironment.sample("self-signed.pem"),
-            key: ConnectTestEnvironment.sample("self-signed.key"))
+            .openssl, certificate: FixtureLocator.sample("self-signed.pem"),
+            key: FixtureLocator.sample("self-signed.key"))
         defer { server.stop() }
         let run = try runPinnedClient([
-            "--anchor", ConnectTestEnvironment.sample("root-ca.pem"), "--timeout", "5",
+            "--anchor", FixtureLocator.sample("root-ca.pem"), "--timeout", "5",
             "https://127.0.0.1:\(server.port)/index.html",
         ])
         #expect(run.status == 1, "\(run.output)")
@@ -82,7 +82,7 @@ struct ConnectPinnedClientTests {
         let usage = try runPinnedClient(["http://127.0.0.1/"])
         #expect(usage.status == 2)
         #expect(usage.output.hasPrefix("PinnedClient: 'http://127.0.0.1/' is not an https:// URL"), "\(usage.output)")
-        let port = try ConnectTestEnvironment.freePort()
+        let port = try LoopbackPort.free()
         let refused = try runPinnedClient(["https://127.0.0.1:\(port)/"])
         #expect(refused.status == 2)
         #expect(refused.output == "PinnedClient: 127.0.0.1:\(port): connection refused\n", "\(refused.output)")

@@ -7,7 +7,7 @@ import Testing
 /// The client-identity fixtures (Scripts/fixtures/make-identity-fixtures.sh).
 enum IdentityPaths {
     static func fixture(_ name: String) -> String {
-        Paths.root.appendingPathComponent("Tests/Fixtures/identity/\(name)").path
+        FixtureLocator.packageRoot.appendingPathComponent("Tests/Fixtures/identity/\(name)").path
     }
 
     static let passwordFile = fixture("password.txt")

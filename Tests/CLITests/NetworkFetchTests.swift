@@ -82,7 +82,7 @@ struct NetworkFetchTests {
     @Test("failures: the URL down, an answer that is not HTTP, a 404, not a certificate, too large, a negative Content-Length, a redirect to https, an unrelated certificate")
     func failures() throws {
         let server = try LoopbackHTTPServer()
-        let downPort = try ConnectTestEnvironment.freePort()
+        let downPort = try LoopbackPort.free()
         let cases: [(url: String, reply: LoopbackHTTPServer.Reply?, problem: String?, outcome: String?)] = [
             ("http://127.0.0.1:\(downPort)/int.der", nil, "connection refused", nil),
             ("\(server.base)/raw", .raw(Array("hello".utf8)), "not an HTTP response", nil),

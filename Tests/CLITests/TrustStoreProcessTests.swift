@@ -72,7 +72,7 @@ struct TrustStoreProcessTests {
         let directory = try TemporaryDirectory()
         let store = directory.file("store")
         #expect(try BinaryTests.run(["trust", "add", "--store", store, TrustFixtures.root]).code == 0)
-        let before = try Paths.bytes(store + "/trust-store.json")
+        let before = try FixtureLocator.bytes(store + "/trust-store.json")
         let executable = try #require(BinaryTests.executable)
         // At most 2 KiB per file (1 KiB under dash): the new file (three certificates, over 4 KiB) cannot be written
         // whole. SIGXFSZ is ignored, so write(2) fails with EFBIG and certkit reports it.
@@ -82,7 +82,7 @@ struct TrustStoreProcessTests {
         ])
         #expect(run.status == 1, "\(run.output)")
         #expect(run.output.hasPrefix("certkit: \(store)/trust-store.json: cannot write: File too large"), "\(run.output)")
-        #expect(try Paths.bytes(store + "/trust-store.json") == before)
+        #expect(try FixtureLocator.bytes(store + "/trust-store.json") == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: store).sorted() == ["trust-store.json", "trust-store.lock"])
         // The same process killed by SIGXFSZ mid-write: the store is still whole, and the next writer cleans up.
         let killed = try Self.tool([
@@ -90,7 +90,7 @@ struct TrustStoreProcessTests {
             TrustFixtures.scenario("valid-chain-rsa/chain.pem"),
         ])
         #expect(killed.status != 0)
-        #expect(try Paths.bytes(store + "/trust-store.json") == before)
+        #expect(try FixtureLocator.bytes(store + "/trust-store.json") == before)
         #expect(try BinaryTests.run(["trust", "list", "--store", store]).code == 0)
         #expect(try BinaryTests.run(["trust", "add", "--store", store, TrustFixtures.chain]).code == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: store).sorted() == ["trust-store.json", "trust-store.lock"])
@@ -107,7 +107,7 @@ struct TrustStoreProcessTests {
         #expect(try BinaryTests.run(["trust", "add", "--store", directory, TrustFixtures.root]).code == 0)
         let file = directory + "/trust-store.json"
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
-        let before = try Paths.bytes(file)
+        let before = try FixtureLocator.bytes(file)
         let executable = try #require(BinaryTests.executable)
         let probe = try Self.tool(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", executable, "--version"])
         try #require(probe.status == 0, "nobody cannot run \(executable): \(probe.output)")
@@ -122,14 +122,14 @@ struct TrustStoreProcessTests {
         ])
         #expect(evaluate.status == 1)
         #expect(evaluate.output == "certkit: \(file): cannot read: Permission denied\n")
-        #expect(try Paths.bytes(file) == before)
+        #expect(try FixtureLocator.bytes(file) == before)
     }
 
     @Test("export to a directory: a hash-named sub-directory is refused, never deleted; an earlier export's stale file is")
     func exportNeverDeletesADirectory() throws {
         let directory = try TemporaryDirectory()
         let store = directory.file("store")
-        #expect(try BinaryTests.run(["trust", "add", "--store", store, Paths.sample("root-ca.pem")]).code == 0)
+        #expect(try BinaryTests.run(["trust", "add", "--store", store, FixtureLocator.sample("root-ca.pem")]).code == 0)
         let capath = directory.file("capath")
         let precious = (capath as NSString).appendingPathComponent("deadbeef.0/precious")
         try FileManager.default.createDirectory(atPath: precious, withIntermediateDirectories: true)
@@ -150,14 +150,14 @@ struct TrustStoreProcessTests {
     func exportForOpenSSLAndGnuTLS() throws {
         let directory = try TemporaryDirectory()
         let store = directory.file("store")
-        #expect(try BinaryTests.run(["trust", "add", "--store", store, Paths.sample("root-ca.pem")]).code == 0)
+        #expect(try BinaryTests.run(["trust", "add", "--store", store, FixtureLocator.sample("root-ca.pem")]).code == 0)
         let capath = directory.file("capath")
         let exported = try BinaryTests.run(["trust", "export", "--store", store, "--format", "openssl-dir", capath])
         #expect(exported.code == 0, "\(exported.stderr)")
-        let hash = try Self.tool(["openssl", "x509", "-noout", "-subject_hash", "-in", Paths.sample("root-ca.pem")])
+        let hash = try Self.tool(["openssl", "x509", "-noout", "-subject_hash", "-in", FixtureLocator.sample("root-ca.pem")])
         #expect(try FileManager.default.contentsOfDirectory(atPath: capath) == [hash.output.trimmingCharacters(in: .whitespacesAndNewlines) + ".0"])
         let verify = try Self.tool([
-            "openssl", "verify", "-CApath", capath, "-untrusted", Paths.sample("intermediate-ca.pem"), Paths.sample("server.pem"),
+            "openssl", "verify", "-CApath", capath, "-untrusted", FixtureLocator.sample("intermediate-ca.pem"), FixtureLocator.sample("server.pem"),
         ])
         #expect(verify.status == 0, "\(verify.output)")
         #expect(verify.output.contains(": OK"))
@@ -165,20 +165,20 @@ struct TrustStoreProcessTests {
         let empty = directory.file("empty")
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         #expect(try Self.tool([
-            "openssl", "verify", "-no-CAfile", "-no-CAstore", "-CApath", empty, "-untrusted", Paths.sample("intermediate-ca.pem"),
-            Paths.sample("server.pem"),
+            "openssl", "verify", "-no-CAfile", "-no-CAstore", "-CApath", empty, "-untrusted", FixtureLocator.sample("intermediate-ca.pem"),
+            FixtureLocator.sample("server.pem"),
         ]).status != 0)
 
         let bundle = directory.file("bundle.pem")
         #expect(try BinaryTests.run(["trust", "export", "--store", store, "--format", "pem-bundle", bundle]).code == 0)
         let certtool = try Self.tool([
-            "certtool", "--verify", "--load-ca-certificate", bundle, "--infile", Paths.sample("server-chain.pem"),
+            "certtool", "--verify", "--load-ca-certificate", bundle, "--infile", FixtureLocator.sample("server-chain.pem"),
         ])
         #expect(certtool.status == 0, "\(certtool.output)")
-        #expect(try Self.tool(["openssl", "verify", "-CAfile", bundle, "-untrusted", Paths.sample("intermediate-ca.pem"), Paths.sample("server.pem")]).status == 0)
+        #expect(try Self.tool(["openssl", "verify", "-CAfile", bundle, "-untrusted", FixtureLocator.sample("intermediate-ca.pem"), FixtureLocator.sample("server.pem")]).status == 0)
         let both = try BinaryTests.run([
             "evaluate", "--backend", "both", "--anchors", bundle, "--host", "localhost", "--at", "2030-06-01",
-            Paths.sample("server-chain.pem"),
+            FixtureLocator.sample("server-chain.pem"),
         ])
         #expect(both.code == 0, "\(String(decoding: both.stdout, as: UTF8.self))")
     }

@@ -4,11 +4,11 @@ import CertKitGnuTLS
 import CertKitOpenSSL
 import Foundation
 import Testing
+import CertKitTestSupport
 
 @Suite("Chain building")
 struct ChainBuilderTests {
-    static let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/scenarios")
+    static let scenarios = FixtureLocator.scenarios
     static let date = Date(timeIntervalSince1970: 1_906_934_400)  // 2030-06-06
 
     static func load(_ relative: String) throws -> [Certificate] {

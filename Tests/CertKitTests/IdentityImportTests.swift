@@ -2,11 +2,11 @@ import CertKit
 import CertKitBackends
 import Foundation
 import Testing
+import CertKitTestSupport
 
 /// The client-identity fixtures (Scripts/fixtures/make-identity-fixtures.sh).
 enum IdentityFixtures {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/identity")
+    static let directory = FixtureLocator.fixtures.appendingPathComponent("identity")
 
     static func bytes(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: directory.appendingPathComponent(name)))

@@ -2,13 +2,13 @@
 import CertKitBackends
 import Foundation
 import Testing
+import CertKitTestSupport
 
 /// The core's OCSP parsing and its bounds, and the library API (`ocspResponses`, `TrustReport.revocation`) on every
 /// backend. Fixtures: Tests/Fixtures/ocsp (Scripts/make-ocsp-fixtures.sh).
 @Suite("OCSP responses: parsing, bounds, evaluation")
 struct OCSPResponseTests {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/ocsp")
+    static let directory = FixtureLocator.fixtures.appendingPathComponent("ocsp")
     /// An OCSPResponse's status and responseType (DER, as encoded) and the BasicOCSPResponse inside, for tests that
     /// rebuild a response around changed parts.
     static func envelope(of response: [UInt8]) throws -> (status: [UInt8], type: [UInt8], octets: [UInt8]) {

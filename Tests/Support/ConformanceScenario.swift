@@ -99,8 +99,7 @@ public struct ConformanceScenario: Decodable, Sendable {
 
 /// Loads fixtures relative to Tests/Fixtures.
 public enum Fixtures {
-    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
+    public static let root = FixtureLocator.fixtures
     public static let scenariosDirectory = root.appendingPathComponent("scenarios")
 
     public static func data(_ relative: String) throws -> Data {
