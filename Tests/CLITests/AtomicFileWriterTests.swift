@@ -1,4 +1,5 @@
 @testable import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 

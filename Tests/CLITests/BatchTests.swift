@@ -1,6 +1,6 @@
 import CertKit
-import CertKitTestSupport
 @testable import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import CertKitBackends
+import CertKitTestSupport
 import Testing
 
 /// How `certkit connect --identity` reads the server's verdict on the client certificate, through both handshake

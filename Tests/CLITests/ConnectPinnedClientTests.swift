@@ -1,3 +1,4 @@
+import CertKitTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -5,30 +6,12 @@ import Testing
 /// Runs the built `Samples/PinnedClient` executable against a local `openssl s_server`.
 @Suite(.serialized)
 struct ConnectPinnedClientTests {
-    /// The PinnedClient binary next to the test bundle (`swift build` builds it with everything else).
-    static var executable: URL {
-        let directory = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
-            .deletingLastPathComponent()
-        return directory.appendingPathComponent("PinnedClient")
-    }
-
     private func runPinnedClient(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let executable = Self.executable
-        try #require(
-            FileManager.default.isExecutableFile(atPath: executable.path),
-            "PinnedClient not built at \(executable.path): run 'swift build' first")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = FixtureLocator.packageRoot
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let executable = try #require(
+            FixtureLocator.product("PinnedClient"), "PinnedClient not built: run 'swift build' first")
+        let result = try ProcessRunner.run(
+            [executable] + arguments, output: .merged, currentDirectory: FixtureLocator.packageRoot.path)
+        return (result.status, result.stdoutText)
     }
 
     @Test("--identity: presents the PKCS#12 identity to a server that requires one; refused without it")

@@ -1,3 +1,4 @@
+import CertKitTestSupport
 import Dispatch
 import Foundation
 import Glibc

@@ -1,6 +1,7 @@
 import CertKit
 import CertKitBackends
 @testable import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -133,12 +134,10 @@ struct ConvertTests {
     func trustedCertificate() throws {
         let directory = try TemporaryDirectory()
         let input = directory.file("trusted.pem")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["x509", "-in", FixtureLocator.sample("root-ca.pem"), "-trustout", "-addtrust", "serverAuth", "-out", input]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let openssl = try ProcessRunner.run(
+            ["/usr/bin/openssl", "x509", "-in", FixtureLocator.sample("root-ca.pem"), "-trustout", "-addtrust", "serverAuth",
+             "-out", input])
+        #expect(openssl.status == 0)
         let result = certkit(["convert", input])
         #expect(result.code == 0)
         #expect(result.stdout == (try sampleCertificates("root-ca.pem"))[0].derEncoded)

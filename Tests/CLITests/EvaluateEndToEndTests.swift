@@ -1,7 +1,7 @@
 import CertKit
 import CertKitBackends
-import CertKitTestSupport
 @testable import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import CertKit
 import CertKitBackends
 @testable import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import CertKit
 import CertKitBackends
 @testable import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -43,14 +44,9 @@ struct InspectTests {
 
     @Test("fingerprints match the openssl command")
     func fingerprintsMatchOpenSSL() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["x509", "-noout", "-fingerprint", "-sha256", "-in", FixtureLocator.sample("server.pem")]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let output = try ProcessRunner.run(
+            ["/usr/bin/openssl", "x509", "-noout", "-fingerprint", "-sha256", "-in", FixtureLocator.sample("server.pem")]
+        ).stdoutText
         let expected = try #require(output.split(separator: "=", maxSplits: 1).last)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let result = certkit(["inspect", "--backend", "gnutls", FixtureLocator.sample("server.pem")])

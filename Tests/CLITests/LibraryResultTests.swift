@@ -1,5 +1,6 @@
 import CertKit
 import CertKitBackends
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -15,14 +16,9 @@ struct LibraryResultTests {
         let output = FileManager.default.temporaryDirectory
             .appendingPathComponent("certkit-fault-\(ProcessInfo.processInfo.processIdentifier).so").path
         for compiler in ["clang", "cc", "gcc"] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [compiler, "-shared", "-fPIC", "-O1", "-o", output, source, "-ldl"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { continue }
-            process.waitUntilExit()
-            if process.terminationStatus == 0 { return output }
+            let command = ["/usr/bin/env", compiler, "-shared", "-fPIC", "-O1", "-o", output, source, "-ldl"]
+            guard let result = try? ProcessRunner.run(command) else { continue }
+            if result.status == 0 { return output }
         }
         return nil
     }()

@@ -1,3 +1,4 @@
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -45,11 +46,8 @@ struct NetworkFetchTests {
             body = try pki.bytes(pki.intermediateDER)
         } else {
             let p7b = pki.directory.file("int.p7b")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-            process.arguments = ["crl2pkcs7", "-nocrl", "-certfile", pki.intermediate, "-outform", "DER", "-out", p7b]
-            try process.run()
-            process.waitUntilExit()
+            _ = try ProcessRunner.run(
+                ["/usr/bin/openssl", "crl2pkcs7", "-nocrl", "-certfile", pki.intermediate, "-outform", "DER", "-out", p7b])
             body = try pki.bytes(p7b)
         }
         server.route("/int.\(format)", .body(body))

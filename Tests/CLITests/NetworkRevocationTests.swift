@@ -1,3 +1,4 @@
+import CertKitTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -63,7 +64,7 @@ struct NetworkRevocationTests {
         let pki = try NetworkTestPKI(leafIssuerURL: "http://127.0.0.1:1/unused", ocspURL: "http://127.0.0.1:\(port)")
         try pki.writeIntermediateDatabase(leafRevoked: revoked)
         let responder = try Responder(pki, port: port)
-        defer { responder.process.stop() }
+        defer { responder.server.stop() }
         let run = Self.evaluate(pki, [])
         let (code, revocation) = try Self.leafRevocation(run)
         #expect(code == (revoked ? 11 : 0), "\(run.stdoutText)")

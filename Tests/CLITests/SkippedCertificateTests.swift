@@ -1,6 +1,7 @@
 import CertKit
 import CertKitBackends
 import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -131,16 +132,11 @@ struct SkippedCertificateTests {
         var config = "[req]\ndistinguished_name=dn\nprompt=no\nx509_extensions=ext\n[dn]\nCN=too many extensions\n[ext]\n"
         for index in 1...65 { config += "1.3.6.1.4.1.55555.\(index)=ASN1:UTF8String:x\n" }
         let configPath = try directory.write("extra.cnf", Array(config.utf8))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                             "-keyout", directory.file("extra.key"), "-out", directory.file("extra.pem"), "-days", "30",
-                             "-config", configPath]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "openssl req failed")
+        let openssl = try ProcessRunner.run([
+            "/usr/bin/env", "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+            "-keyout", directory.file("extra.key"), "-out", directory.file("extra.pem"), "-days", "30", "-config", configPath,
+        ])
+        try #require(openssl.status == 0, "openssl req failed")
         return directory.file("extra.pem")
     }
 

@@ -1,5 +1,6 @@
 import CertKit
 @testable import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 

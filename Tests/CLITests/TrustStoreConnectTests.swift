@@ -1,4 +1,5 @@
 import CertKit
+import CertKitTestSupport
 import Foundation
 import Testing
 

@@ -9,31 +9,15 @@ import Testing
 @Suite("trust store: processes", .serialized)
 struct TrustStoreProcessTests {
     /// Starts `certkit` with `arguments` without waiting.
-    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(BinaryTests.executable, "build the certkit product first"))
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return (process, output, error)
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> RunningProcess {
+        let executable = try #require(BinaryTests.executable, "build the certkit product first")
+        return try RunningProcess([executable] + arguments, environment: environment)
     }
 
-    /// Runs any program and returns its status and output.
+    /// Runs any program and returns its status and output (standard error joined to standard output).
     static func tool(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try ProcessRunner.run(["/usr/bin/env"] + arguments, output: .merged)
+        return (result.status, result.stdoutText)
     }
 
     @Test("eight 'certkit trust add' processes at once: nothing is lost")
@@ -48,11 +32,9 @@ struct TrustStoreProcessTests {
         // A first setting exists, so every process reads, changes and rewrites a real file.
         #expect(try BinaryTests.run(["trust", "add", "--store", store, TrustFixtures.root]).code == 0)
         let processes = try files.map { try Self.start(["trust", "add", "--store", store, $0]) }
-        for (process, output, error) in processes {
-            let out = output.fileHandleForReading.readDataToEndOfFile()
-            let err = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(String(decoding: out + err, as: UTF8.self))")
+        for process in processes {
+            let result = process.wait()
+            #expect(result.status == 0, "\(result.stdoutText + result.stderrText)")
         }
         let list = try BinaryTests.run(["trust", "list", "--json", "--store", store])
         #expect(list.code == 0)

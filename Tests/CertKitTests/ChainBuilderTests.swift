@@ -2,9 +2,9 @@ import CertKit
 import CertKitBackends
 import CertKitGnuTLS
 import CertKitOpenSSL
+import CertKitTestSupport
 import Foundation
 import Testing
-import CertKitTestSupport
 
 @Suite("Chain building")
 struct ChainBuilderTests {
@@ -18,8 +18,8 @@ struct ChainBuilderTests {
     /// A leaf named as issued by "CN=Mesh CA" but with no authority key identifier, so every one of the 150
     /// mesh certificates is an issuer candidate at every level: the hostile case the work limits exist for.
     static func leafWithoutKeyIdentifier() throws -> Certificate {
-        let directory = try EncodingTestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "certkit-encoding")
+        let directory = temporary.url
         let d = directory.path
         try EncodingTestSupport.shell("""
             cd '\(d)' && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ca.key \

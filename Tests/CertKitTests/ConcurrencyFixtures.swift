@@ -2,8 +2,8 @@ import CertKit
 import CertKitBackends
 import CertKitGnuTLS
 import CertKitOpenSSL
-import Foundation
 import CertKitTestSupport
+import Foundation
 
 /// Fixture loading and evaluation inputs shared by the cache and concurrency tests.
 enum ConcurrencyFixtures {

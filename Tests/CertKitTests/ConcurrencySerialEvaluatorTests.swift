@@ -17,7 +17,7 @@ final class InFlightProbe: Sendable {
     /// The instrumented backend. Instrumented in its signature checks: every evaluation verifies a signature (the
     /// library's verdict runs only in the audit mode).
     var backend: ForwardingBackend {
-        ForwardingBackend(OpenSSLBackend(), overrides: .init(verifySignature: { input, real in
+        ForwardingBackend(OpenSSLBackend(), overrides: .init(verifySignature: { input, real throws(BackendError) in
             let now = self.inFlight.add(1, ordering: .sequentiallyConsistent).newValue
             self.maxInFlight.max(now, ordering: .sequentiallyConsistent)
             defer { self.inFlight.subtract(1, ordering: .sequentiallyConsistent) }

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 @testable import CertKit
 import CertKitTestSupport
+import Foundation
+import Testing
 
 /// The demo PKI in Samples/, checked against the openssl CLI.
 @Suite struct EncodingSamplesTests {

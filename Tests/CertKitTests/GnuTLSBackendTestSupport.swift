@@ -1,8 +1,8 @@
-import Foundation
-import Testing
 @testable import CertKit
 import CertKitGnuTLS
 import CertKitTestSupport
+import Foundation
+import Testing
 
 /// Loads the committed conformance fixtures (Tests/Fixtures/scenarios) for the GnuTLS backend tests.
 enum GnuTLSFixtures {

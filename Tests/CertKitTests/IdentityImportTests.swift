@@ -1,8 +1,8 @@
 import CertKit
 import CertKitBackends
+import CertKitTestSupport
 import Foundation
 import Testing
-import CertKitTestSupport
 
 /// The client-identity fixtures (Scripts/fixtures/make-identity-fixtures.sh).
 enum IdentityFixtures {

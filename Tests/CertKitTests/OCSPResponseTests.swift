@@ -1,8 +1,8 @@
 @testable import CertKit
 import CertKitBackends
+import CertKitTestSupport
 import Foundation
 import Testing
-import CertKitTestSupport
 
 /// The core's OCSP parsing and its bounds, and the library API (`ocspResponses`, `TrustReport.revocation`) on every
 /// backend. Fixtures: Tests/Fixtures/ocsp (Scripts/make-ocsp-fixtures.sh).

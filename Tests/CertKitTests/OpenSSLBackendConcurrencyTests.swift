@@ -1,5 +1,6 @@
 @testable import CertKit
 import CertKitOpenSSL
+import CertKitTestSupport
 import Foundation
 import Testing
 

@@ -2,9 +2,9 @@ import CertKit
 import CertKitBackends
 import CertKitGnuTLS
 import CertKitOpenSSL
+import CertKitTestSupport
 import Foundation
 import Testing
-import CertKitTestSupport
 
 /// The core's pure-Swift parser and each backend's library read the same fields from every certificate of the
 /// system bundle and of `Samples/`: names (DER), serial, validity, SAN list, basic constraints, key size/curve.

@@ -2,9 +2,9 @@ import CertKit
 import CertKitBackends
 import CertKitGnuTLS
 import CertKitOpenSSL
+import CertKitTestSupport
 import Foundation
 import Testing
-import CertKitTestSupport
 
 @Suite("TrustEvaluation: the SecTrust model")
 struct TrustEvaluationModelTests {

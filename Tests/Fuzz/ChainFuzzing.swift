@@ -1,7 +1,7 @@
 import CertKit
 import CertKitBackends
-import Foundation
 import CertKitTestSupport
+import Foundation
 
 /// Evaluation of fuzzed chains: the way a TLS peer's bytes reach the core's path building, policy and
 /// revocation code and a backend's verification.

@@ -31,8 +31,10 @@ public final class TemporaryDirectory: Sendable {
     /// The URL of `name` inside the directory.
     public func fileURL(_ name: String) -> URL { url.appendingPathComponent(name) }
 
-    /// Names in the directory, hidden files included, sorted.
-    public func contents() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: path).sorted() }
+    /// Names in the directory, or in the directory at `other` when given, hidden files included, sorted.
+    public func contents(_ other: String? = nil) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: other ?? path).sorted()
+    }
 
     /// Writes `bytes` to `name` and returns its path.
     @discardableResult
