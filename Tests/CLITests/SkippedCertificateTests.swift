@@ -131,13 +131,7 @@ struct SkippedCertificateTests {
     private func undecodableExtra(_ directory: TemporaryDirectory) throws -> String {
         var config = "[req]\ndistinguished_name=dn\nprompt=no\nx509_extensions=ext\n[dn]\nCN=too many extensions\n[ext]\n"
         for index in 1...65 { config += "1.3.6.1.4.1.55555.\(index)=ASN1:UTF8String:x\n" }
-        let configPath = try directory.write("extra.cnf", Array(config.utf8))
-        let openssl = try ProcessRunner.run([
-            "/usr/bin/env", "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-            "-keyout", directory.file("extra.key"), "-out", directory.file("extra.pem"), "-days", "30", "-config", configPath,
-        ])
-        try #require(openssl.status == 0, "openssl req failed")
-        return directory.file("extra.pem")
+        return try TestPKI(in: directory).selfSigned("extra", config: config)
     }
 
     /// `openssl s_server -cert_chain` sends the extra certificates as given; gnutls-serv drops one that is not an

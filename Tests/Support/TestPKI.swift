@@ -17,6 +17,11 @@ public final class TestPKI: Sendable {
         directory = try TemporaryDirectory(prefix: prefix)
     }
 
+    /// A PKI whose files go to `directory`, a test's own (kept as long as the PKI or the test holds it).
+    public init(in directory: TemporaryDirectory) {
+        self.directory = directory
+    }
+
     /// The path of `name` in the PKI's directory.
     public func file(_ name: String) -> String { directory.file(name) }
 
@@ -73,6 +78,19 @@ public final class TestPKI: Sendable {
             ["req", "-x509", "-key", "\(name).key", "-subj", subject, "-days", "\(days)"]
                 + (digest.map { ["-\($0)"] } ?? []) + extensions.flatMap { ["-addext", $0] } + ["-out", "\(name).pem"])
         return directory.fileURL("\(name).pem")
+    }
+
+    /// Writes a self-signed certificate `name`.pem and its new EC P-256 key `name`.key from an openssl `req`
+    /// configuration (`config`, written to `name`.cnf: the subject, the extensions and how they are encoded),
+    /// valid from now for `days` days. Returns the PEM's path.
+    @discardableResult
+    public func selfSigned(_ name: String, config: String, days: Int = 30) throws -> String {
+        try directory.write("\(name).cnf", Array(config.utf8))
+        try openssl([
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "\(name).key",
+            "-out", "\(name).pem", "-days", "\(days)", "-config", "\(name).cnf",
+        ])
+        return file("\(name).pem")
     }
 
     /// Writes `name`.pem, issued by `issuer` (`issuer`.pem and `issuer`.key) for a new EC P-256 key (unless
