@@ -295,7 +295,7 @@ struct EvaluateOptionTests {
 
     @Test("CRLs load from PEM and DER")
     func crls() throws {
-        let pemPath = FixtureLocator.packageRoot.appendingPathComponent("Tests/Fixtures/scenarios/revoked-leaf/int-revokes-leaf.crl.pem").path
+        let pemPath = FixtureLocator.scenario("revoked-leaf/int-revokes-leaf.crl.pem")
         let loader = RevocationFileLoader(reader: InputReader(stdin: MemorySource()))
         let fromPEM = try loader.load(pemPath)
         #expect(fromPEM.count == 1)

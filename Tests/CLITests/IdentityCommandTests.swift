@@ -8,7 +8,7 @@ import Testing
 /// The client-identity fixtures (Scripts/fixtures/make-identity-fixtures.sh).
 enum IdentityPaths {
     static func fixture(_ name: String) -> String {
-        FixtureLocator.packageRoot.appendingPathComponent("Tests/Fixtures/identity/\(name)").path
+        FixtureLocator.fixture("identity/\(name)")
     }
 
     static let passwordFile = fixture("password.txt")

@@ -69,7 +69,7 @@ struct OCSPFreshnessTests {
 
     @Test("an answer is not used before its thisUpdate: no answer a second before, good at thisUpdate")
     func beforeThisUpdate() throws {
-        let directory = FixtureLocator.packageRoot.appendingPathComponent("Tests/Fixtures/ocsp").path
+        let directory = FixtureLocator.fixture("ocsp")
         let response = "\(directory)/good.der"
         let thisUpdate = try Self.thisUpdate(response)
         let leaf = "\(directory)/leaf-good.pem"

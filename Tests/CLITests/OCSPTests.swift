@@ -8,7 +8,7 @@ import Testing
 /// (`--backend both`: the command fails with exit 3 when they disagree). Fixtures: Scripts/make-ocsp-fixtures.sh.
 @Suite("evaluate: OCSP responses and revocation modes")
 struct OCSPTests {
-    static let directory = FixtureLocator.packageRoot.appendingPathComponent("Tests/Fixtures/ocsp").path
+    static let directory = FixtureLocator.fixture("ocsp")
     static func file(_ name: String) -> String { "\(directory)/\(name)" }
     static func date(_ name: String) throws -> String {
         try String(contentsOfFile: file(name), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -41,7 +41,7 @@ struct SameVerdictTests {
         }
     }
 
-    static let scenario = FixtureLocator.packageRoot.appendingPathComponent("Tests/Fixtures/scenarios/validity-825-days-apple").path
+    static let scenario = FixtureLocator.scenario("validity-825-days-apple")
     static let chainPath = scenario + "/chain.pem"
     static let rootPath = scenario + "/root-rsa.pem"
     static let at = "2030-06-01T00:00:00Z"
