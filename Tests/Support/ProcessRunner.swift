@@ -224,8 +224,8 @@ public final class RunningProcess: Sendable {
     }
 
     deinit {
-        stop()
         closeInput()
+        stop()
     }
 
     /// True while the process has not exited.
