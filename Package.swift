@@ -78,12 +78,13 @@ let package = Package(
         // -DFUZZING by Scripts/fuzz.sh; plain builds replay files through a target).
         .executableTarget(
             name: "CertKitFuzz",
-            dependencies: ["CertKit", "CertKitBackends"],
+            dependencies: ["CertKit", "CertKitBackends", "CertKitTestSupport"],
             path: "Tests/Fuzz",
             exclude: ["Corpus"]
         ),
 
-        // The conformance scenario model, shared by the conformance and CLI tests.
+        // The test support library: the conformance scenario model, the fixture locator, temporary directories,
+        // processes and loopback servers, run-time test PKIs and the forwarding backend double.
         .target(name: "CertKitTestSupport", dependencies: ["CertKit"], path: "Tests/Support"),
 
         .testTarget(

@@ -1,4 +1,5 @@
 @testable import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -14,7 +15,7 @@ struct AtomicFileWriterTests {
         #expect(try directory.contents().allSatisfy { $0.hasSuffix(".tmp") })
         try writer.commit()
         #expect(try directory.contents() == ["a", "b"])
-        #expect(try Paths.bytes(directory.file("a")) == [1, 2, 3])
+        #expect(try FixtureLocator.bytes(directory.file("a")) == [1, 2, 3])
     }
 
     @Test("a rename that fails undoes the renames before it and removes the temporary files")

@@ -1,5 +1,6 @@
 import CertKit
 @testable import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -38,7 +39,7 @@ struct BadInputTests {
 
     @Test("the table covers every committed file")
     func tableIsComplete() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Paths.badInputDirectory)
+        let files = try FileManager.default.contentsOfDirectory(atPath: FixtureLocator.fixture("bad-input"))
             .filter { !$0.hasPrefix(".") && $0 != "README.md" && $0 != "key-and-certificate.pem" }
         #expect(Set(files) == Set(Self.table.map(\.file)))
         #expect(Self.table.count + 1 >= 20)
@@ -46,7 +47,7 @@ struct BadInputTests {
 
     @Test("convert: exit code, one line naming the file, nothing left behind", arguments: table)
     func convert(file: String, code: Int32) throws {
-        let path = Paths.badInput(file)
+        let path = FixtureLocator.fixture("bad-input/\(file)")
         for format in ["der", "pem"] {
             let directory = try TemporaryDirectory()
             let target = directory.file("out.\(format)")
@@ -62,11 +63,11 @@ struct BadInputTests {
 
     @Test("inspect and evaluate report the same one-line error", arguments: table)
     func inspectAndEvaluate(file: String, code: Int32) {
-        let path = Paths.badInput(file)
+        let path = FixtureLocator.fixture("bad-input/\(file)")
         let inspect = certkit(["inspect", path])
         #expect(inspect.code == code)
         #expect(inspect.stderrLines.count == 1 && inspect.stderr.hasPrefix("certkit: \(path): "))
-        let evaluate = certkit(["evaluate", "--json", "--anchors", Paths.sample("root-ca.pem"), path])
+        let evaluate = certkit(["evaluate", "--json", "--anchors", FixtureLocator.sample("root-ca.pem"), path])
         #expect(evaluate.code == code)
         #expect(evaluate.stderrLines.count == 1 && evaluate.stderr.hasPrefix("certkit: \(path): "))
         #expect(evaluate.stdout.isEmpty, "no JSON for input errors")
@@ -74,15 +75,15 @@ struct BadInputTests {
 
     @Test("a file with only a private key says what it found")
     func privateKeyOnly() {
-        let result = certkit(["convert", Paths.badInput("private-key-only.pem")])
+        let result = certkit(["convert", FixtureLocator.fixture("bad-input/private-key-only.pem")])
         #expect(result.code == 1)
         #expect(result.stderr.contains("PRIVATE KEY"))
     }
 
     @Test("key + certificate: the certificate is converted, the key never written, a warning names it")
     func keyAndCertificate() throws {
-        let path = Paths.badInput("key-and-certificate.pem")
-        let certificate = try CertificateBundle.decode(try Paths.bytes(path)).certificates
+        let path = FixtureLocator.fixture("bad-input/key-and-certificate.pem")
+        let certificate = try CertificateBundle.decode(try FixtureLocator.bytes(path)).certificates
         #expect(certificate.count == 1)
         let toDER = certkit(["convert", path])
         #expect(toDER.code == 0)
@@ -93,7 +94,7 @@ struct BadInputTests {
         let target = directory.file("cert.pem")
         let toPEM = certkit(["convert", "--to", "pem", "--out", target, path])
         #expect(toPEM.code == 0)
-        let written = String(decoding: try Paths.bytes(target), as: UTF8.self)
+        let written = String(decoding: try FixtureLocator.bytes(target), as: UTF8.self)
         #expect(written == PEM.encode(certificate[0].derEncoded))
         #expect(!written.contains("PRIVATE KEY"))
         #expect(try directory.contents() == ["cert.pem"])
@@ -146,7 +147,7 @@ struct BadInputTests {
         #expect(result.stderrLines == ["certkit: \(input): no such file"])
         #expect(try directory.contents().isEmpty)
         #expect(certkit(["inspect", input]).code == 1)
-        #expect(certkit(["evaluate", "--anchors", input, Paths.sample("server.pem")]).stderrLines
+        #expect(certkit(["evaluate", "--anchors", input, FixtureLocator.sample("server.pem")]).stderrLines
             == ["certkit: \(input): no such file"])
     }
 
@@ -155,7 +156,7 @@ struct BadInputTests {
     @Test("an unreadable file is an input error (or, as root, readable after all)")
     func unreadable() throws {
         let directory = try TemporaryDirectory()
-        let input = try directory.write("locked.pem", try Paths.bytes(Paths.sample("server.pem")))
+        let input = try directory.write("locked.pem", try FixtureLocator.bytes(FixtureLocator.sample("server.pem")))
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: input)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: input) }
         let target = directory.file("out.der")

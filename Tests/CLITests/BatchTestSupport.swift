@@ -3,8 +3,8 @@ import CertKitTestSupport
 import Foundation
 import Testing
 
-/// Runs the built `certkit` with a large standard input: stdin is written and stderr read on their own threads
-/// while stdout is read, so neither side blocks on a full pipe.
+/// Runs the built `certkit` with a large standard input: stdout and stderr are read on their own threads
+/// (``RunningProcess``) while stdin is written, so neither side blocks on a full pipe.
 enum BatchProcess {
     struct Outcome {
         var code: Int32
@@ -30,44 +30,21 @@ enum BatchProcess {
     static func run(
         _ arguments: [String], chunks: [Data], samplePeak: Bool = false
     ) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(BinaryTests.executable, "build the certkit product first"))
-        process.arguments = arguments
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let pid = process.processIdentifier
-        let peaks = PeakBox()
-        let writer = input.fileHandleForWriting
-        let wrote = DispatchSemaphore(value: 0)
-        let writing = Thread {
-            var written = 0
-            for chunk in chunks {
-                try? writer.write(contentsOf: chunk)
-                written += 1
-                if samplePeak, written == chunks.count / 2 { peaks.half = Self.peakKiB(pid) }
-            }
-            if samplePeak { peaks.full = Self.peakKiB(pid) }
-            try? writer.close()
-            wrote.signal()
+        let executable = try #require(BinaryTests.executable, "build the certkit product first")
+        let process = try RunningProcess([executable] + arguments, input: .pipe)
+        let pid = process.pid
+        var peaks: (half: Int, full: Int) = (0, 0)
+        var written = 0
+        for chunk in chunks {
+            try? process.write(Array(chunk))
+            written += 1
+            if samplePeak, written == chunks.count / 2 { peaks.half = Self.peakKiB(pid) }
         }
-        writing.start()
-        let errorBox = PeakBox()
-        let errorRead = DispatchSemaphore(value: 0)
-        let errorHandle = error.fileHandleForReading
-        Thread {
-            errorBox.text = String(decoding: errorHandle.readDataToEndOfFile(), as: UTF8.self)
-            errorRead.signal()
-        }.start()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        wrote.wait()
-        errorRead.wait()
-        process.waitUntilExit()
+        if samplePeak { peaks.full = Self.peakKiB(pid) }
+        process.closeInput()
+        let result = process.wait()
         return Outcome(
-            code: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: errorBox.text,
-            peakKiB: samplePeak ? (peaks.half, peaks.full) : nil)
+            code: result.status, stdout: result.stdoutText, stderr: result.stderrText, peakKiB: samplePeak ? peaks : nil)
     }
 
     /// VmHWM of `pid` in KiB (0 when unreadable).
@@ -77,12 +54,6 @@ enum BatchProcess {
             return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
         }
         return 0
-    }
-
-    private final class PeakBox: @unchecked Sendable {
-        var half = 0
-        var full = 0
-        var text = ""
     }
 }
 
@@ -95,13 +66,13 @@ enum BatchLines {
 
     /// A file as one chain element: its text when it is PEM, else the base64 of its bytes.
     static func element(_ path: String) throws -> String {
-        let bytes = try Paths.bytes(path)
+        let bytes = try FixtureLocator.bytes(path)
         if let text = String(validating: bytes, as: UTF8.self), text.contains("-----BEGIN") { return text }
         return Data(bytes).base64EncodedString()
     }
 
     /// The certificates of a file as base64 DER elements.
     static func derElements(_ path: String) throws -> [String] {
-        try CertificateBundle.decode(try Paths.bytes(path)).certificates.map { Data($0.derEncoded).base64EncodedString() }
+        try CertificateBundle.decode(try FixtureLocator.bytes(path)).certificates.map { Data($0.derEncoded).base64EncodedString() }
     }
 }

@@ -1,26 +1,26 @@
 import CertKit
-import CertKitTestSupport
 @testable import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
 /// `evaluate --batch` and `inspect --batch` through the built binary (and a few parts in-process).
 @Suite("batch mode")
 struct BatchTests {
-    static let common = ["evaluate", "--anchors", Paths.sample("root-ca.pem"), "--at", "2030-06-01", "--host", "localhost"]
+    static let common = ["evaluate", "--anchors", FixtureLocator.sample("root-ca.pem"), "--at", "2030-06-01", "--host", "localhost"]
 
     static func good(_ id: Any) throws -> String {
-        BatchLines.line(["id": id, "chain": [try BatchLines.element(Paths.sample("server-chain.pem"))]])
+        BatchLines.line(["id": id, "chain": [try BatchLines.element(FixtureLocator.sample("server-chain.pem"))]])
     }
 
     static func expired(_ id: Any) throws -> String {
         BatchLines.line(["id": id, "chain": [
-            try BatchLines.element(Paths.sample("expired.pem")), try BatchLines.element(Paths.sample("intermediate-ca.pem")),
+            try BatchLines.element(FixtureLocator.sample("expired.pem")), try BatchLines.element(FixtureLocator.sample("intermediate-ca.pem")),
         ]])
     }
 
     static func wrongHost(_ id: Any) throws -> String {
-        BatchLines.line(["id": id, "chain": try BatchLines.derElements(Paths.sample("server-chain.pem")),
+        BatchLines.line(["id": id, "chain": try BatchLines.derElements(FixtureLocator.sample("server-chain.pem")),
                          "host": "wrong.example"])
     }
 
@@ -51,7 +51,7 @@ struct BatchTests {
 
     @Test("bad lines give one error line each, for their id, and the run goes on (exit 1)")
     func mixed() throws {
-        let good = try BatchLines.element(Paths.sample("server-chain.pem"))
+        let good = try BatchLines.element(FixtureLocator.sample("server-chain.pem"))
         let lines = [
             try Self.good("a"),
             #"{"id": "b", "chain": ["not a certificate"]}"#,
@@ -98,8 +98,8 @@ struct BatchTests {
     @Test("no line value removes a command-line setting: an empty list, null or a wrong type is invalid-value")
     func noValueDropsASetting() throws {
         // The command line names a host the chain does not have: a line that silently dropped it would be trusted.
-        let wrong = ["evaluate", "--anchors", Paths.sample("root-ca.pem"), "--at", "2030-06-01", "--host", "wrong.example"]
-        let chain = try BatchLines.derElements(Paths.sample("server-chain.pem"))
+        let wrong = ["evaluate", "--anchors", FixtureLocator.sample("root-ca.pem"), "--at", "2030-06-01", "--host", "wrong.example"]
+        let chain = try BatchLines.derElements(FixtureLocator.sample("server-chain.pem"))
         var lines: [String] = []
         var expected: [(key: String, message: String)] = []
         for key in ["host", "ip", "email", "ocsp"] {
@@ -131,7 +131,7 @@ struct BatchTests {
         #expect(((plain.objects.first?["error"] as? [String: Any])?["check"] as? String) == "SSLHostname")
         // Without a command-line identity, a line's basic policy still follows the command line's rules.
         let basic = BatchLines.line(["chain": chain, "profile": "webpki", "policy": "basic"])
-        let noHost = ["evaluate", "--anchors", Paths.sample("root-ca.pem"), "--at", "2030-06-01", "--batch", "-"]
+        let noHost = ["evaluate", "--anchors", FixtureLocator.sample("root-ca.pem"), "--at", "2030-06-01", "--batch", "-"]
         let message = (try BatchProcess.run(noHost, lines: [basic]).objects.first?["error"] as? [String: Any])?["message"]
         #expect((message as? String)?.contains("rfc5280") == true)
     }
@@ -156,7 +156,7 @@ struct BatchTests {
 
     @Test("an unknown key is an error for that line, naming the key")
     func unknownKey() throws {
-        let line = BatchLines.line(["id": "x", "chain": [try BatchLines.element(Paths.sample("server.pem"))], "hostname": "a"])
+        let line = BatchLines.line(["id": "x", "chain": [try BatchLines.element(FixtureLocator.sample("server.pem"))], "hostname": "a"])
         let run = try BatchProcess.run(Self.common + ["--batch", "-"], lines: [line, try Self.good("y")])
         #expect(run.code == 1)
         let first = run.objects[0]
@@ -197,16 +197,16 @@ struct BatchTests {
 
     @Test("PEM and base64 DER elements give the same result; the output line is the --json document plus id")
     func pemAndDER() throws {
-        let pem = try BatchLines.element(Paths.sample("server-chain.pem"))
-        let ders = try BatchLines.derElements(Paths.sample("server-chain.pem"))
+        let pem = try BatchLines.element(FixtureLocator.sample("server-chain.pem"))
+        let ders = try BatchLines.derElements(FixtureLocator.sample("server-chain.pem"))
         let lines = [
             BatchLines.line(["id": "pem", "chain": [pem]]),
             BatchLines.line(["id": "der", "chain": ders]),
-            BatchLines.line(["id": "mixed", "chain": [ders[0], try BatchLines.element(Paths.sample("intermediate-ca.pem"))]]),
+            BatchLines.line(["id": "mixed", "chain": [ders[0], try BatchLines.element(FixtureLocator.sample("intermediate-ca.pem"))]]),
         ]
         let batch = certkit(Self.common + ["--batch", "-"], stdin: Array(lines.joined(separator: "\n").utf8))
         #expect(batch.code == 0, "\(batch.stdoutText)\(batch.stderr)")
-        let single = certkit(Self.common + ["--json", Paths.sample("server-chain.pem")])
+        let single = certkit(Self.common + ["--json", FixtureLocator.sample("server-chain.pem")])
         let outputs = batch.stdoutText.split(separator: "\n")
         #expect(outputs.count == 3)
         let expected = try #require(try JSONSerialization.jsonObject(with: Data(single.stdout)) as? NSDictionary)
@@ -298,7 +298,7 @@ struct BatchTests {
     func boundedMemory() throws {
         // `{"chain": ..., "host": ...}` without its opening brace; lines differ only in their id.
         let rest = Array(BatchLines.line([
-            "chain": try BatchLines.derElements(Paths.sample("server-chain.pem")), "host": "wrong.example",
+            "chain": try BatchLines.derElements(FixtureLocator.sample("server-chain.pem")), "host": "wrong.example",
         ]).utf8.dropFirst()) + [0x0A]
         // Under a sanitizer (test.sh sets CERTKIT_SANITIZER_SLOWDOWN) fewer lines, and no bound: AddressSanitizer's
         // quarantine keeps freed memory on purpose and ThreadSanitizer's shadow grows with it.
@@ -326,9 +326,9 @@ struct BatchTests {
     @Test("inspect --batch: the inspect --json document of each line plus id; bad lines are error lines")
     func inspect() throws {
         let lines = [
-            BatchLines.line(["id": "chain", "chain": [try BatchLines.element(Paths.sample("server-chain.pem"))],
+            BatchLines.line(["id": "chain", "chain": [try BatchLines.element(FixtureLocator.sample("server-chain.pem"))],
                              "host": "ignored.example"]),
-            BatchLines.line(["id": "der", "chain": try BatchLines.derElements(Paths.sample("server.pem")),
+            BatchLines.line(["id": "der", "chain": try BatchLines.derElements(FixtureLocator.sample("server.pem")),
                              "at": "2000-01-01"]),
             BatchLines.line(["id": "bad", "chain": ["???"]]),
             BatchLines.line(["id": "key", "chain": ["???"], "extra": 1]),
@@ -340,7 +340,7 @@ struct BatchTests {
         let certificates = try #require(objects[0]["certificates"] as? [[String: Any]])
         #expect(certificates.count == 2 && certificates[0]["file"] as? String == "<stdin>:1")
         #expect(certificates.map { $0["status"] as? String } == ["valid", "valid"])
-        let single = certkit(["inspect", "--json", "--at", "2030-06-01", Paths.sample("server-chain.pem")])
+        let single = certkit(["inspect", "--json", "--at", "2030-06-01", FixtureLocator.sample("server-chain.pem")])
         let expected = try #require(
             (try JSONSerialization.jsonObject(with: Data(single.stdout)) as? [String: Any])?["certificates"] as? [[String: Any]])
         for (batch, lone) in zip(certificates, expected) {
@@ -358,15 +358,15 @@ struct BatchTests {
 
     @Test("usage errors: --jobs without --batch, a bad --jobs, CHAIN or --save-exceptions with --batch")
     func usage() {
-        #expect(certkit(Self.common + ["--jobs", "2", Paths.sample("server.pem")]).stderr
+        #expect(certkit(Self.common + ["--jobs", "2", FixtureLocator.sample("server.pem")]).stderr
             == "certkit: --jobs needs --batch (see 'certkit evaluate --help')\n")
         for jobs in ["0", "-1", "x", "100000"] {
             #expect(certkit(Self.common + ["--batch", "-", "--jobs", jobs]).code == 2)
         }
-        #expect(certkit(Self.common + ["--batch", "-", Paths.sample("server.pem")]).code == 2)
+        #expect(certkit(Self.common + ["--batch", "-", FixtureLocator.sample("server.pem")]).code == 2)
         #expect(certkit(Self.common + ["--batch", "-", "--save-exceptions", "/tmp/x"]).code == 2)
         #expect(certkit(["evaluate", "--batch", "-", "--anchors", "-"]).code == 2)
-        #expect(certkit(["inspect", "--batch", "-", Paths.sample("server.pem")]).code == 2)
+        #expect(certkit(["inspect", "--batch", "-", FixtureLocator.sample("server.pem")]).code == 2)
         #expect(certkit(["connect", "--batch", "-", "localhost"]).code == 2)
         #expect(certkit(["evaluate", "--help"]).stdoutText.contains("--batch FILE|-"))
         #expect(certkit(["inspect", "--help"]).stdoutText.contains("--jobs N"))

@@ -1,20 +1,13 @@
 import CertKit
+import CertKitTestSupport
 import Foundation
 import Testing
 
 /// A handful of checks on the built `certkit` executable: real process, real exit codes and streams.
 @Suite("the certkit binary")
 struct BinaryTests {
-    /// The executable next to the test bundle (`.build/<config>/certkit`), else under the package root.
-    static var executable: String? {
-        let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [
-            bundleDirectory.appendingPathComponent("certkit").path,
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("certkit").path,
-            Paths.root.appendingPathComponent(".build/debug/certkit").path,
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    /// The built `certkit` executable (``FixtureLocator/product(_:)``).
+    static var executable: String? { FixtureLocator.product("certkit") }
 
     struct Outcome {
         var code: Int32
@@ -23,23 +16,9 @@ struct BinaryTests {
     }
 
     static func run(_ arguments: [String], stdin: [UInt8] = [], environment: [String: String] = [:]) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(executable, "build the certkit product first"))
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data(stdin))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(code: process.terminationStatus, stdout: Array(out), stderr: String(decoding: err, as: UTF8.self))
+        let executable = try #require(executable, "build the certkit product first")
+        let result = try ProcessRunner.run([executable] + arguments, input: .bytes(stdin), environment: environment)
+        return Outcome(code: result.status, stdout: result.stdout, stderr: result.stderrText)
     }
 
     @Test("--version and --help exit 0")
@@ -65,16 +44,16 @@ struct BinaryTests {
 
     @Test("convert through pipes: PEM on stdin, DER on stdout")
     func convertPipe() throws {
-        let result = try Self.run(["convert", "-"], stdin: try Paths.bytes(Paths.sample("server.pem")))
+        let result = try Self.run(["convert", "-"], stdin: try FixtureLocator.bytes(FixtureLocator.sample("server.pem")))
         #expect(result.code == 0 && result.stderr.isEmpty)
         #expect(result.stdout == (try sampleCertificates("server.pem"))[0].derEncoded)
-        #expect(try Self.run(["convert", Paths.sample("bundle.pem")]).code == 2)
+        #expect(try Self.run(["convert", FixtureLocator.sample("bundle.pem")]).code == 2)
     }
 
     @Test("evaluate exit codes: trusted 0, expired 10")
     func evaluate() throws {
-        let common = ["evaluate", "--anchors", Paths.sample("root-ca.pem"), "--at", "2030-06-01", "--host", "localhost"]
-        #expect(try Self.run(common + [Paths.sample("server-chain.pem")]).code == 0)
-        #expect(try Self.run(common + ["--intermediates", Paths.sample("intermediate-ca.pem"), Paths.sample("expired.pem")]).code == 10)
+        let common = ["evaluate", "--anchors", FixtureLocator.sample("root-ca.pem"), "--at", "2030-06-01", "--host", "localhost"]
+        #expect(try Self.run(common + [FixtureLocator.sample("server-chain.pem")]).code == 0)
+        #expect(try Self.run(common + ["--intermediates", FixtureLocator.sample("intermediate-ca.pem"), FixtureLocator.sample("expired.pem")]).code == 10)
     }
 }

@@ -1,3 +1,4 @@
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -24,7 +25,7 @@ struct ClientTrustServerTests {
         for tls in libraries {
             for client in clients {
                 let run = certkitConnect(
-                    "127.0.0.1:\(server.port)", ["--tls", tls, "--anchors", Paths.sample("root-ca.pem")] + client.arguments)
+                    "127.0.0.1:\(server.port)", ["--tls", tls, "--anchors", FixtureLocator.sample("root-ca.pem")] + client.arguments)
                 if client.trusted {
                     #expect(run.status == 0, "\(tls) \(client.arguments): \(run.stdout)\(run.stderr)")
                     #expect(run.verdict == "unspecified: trusted", "\(serverTLS) server, \(tls) client")
@@ -82,60 +83,31 @@ struct ClientTrustServerTests {
     /// Runs a client program with standard input closed (it ends after the handshake) and returns its exit status
     /// and output.
     private static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["timeout", "30"] + arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let result = try ProcessRunner.run(["/usr/bin/env", "timeout", "30"] + arguments, output: .merged)
+        return (result.status, result.stdoutText)
     }
 }
 
 /// The `ClientTrustServer` sample on a free port of 127.0.0.1, serving `connections` clients on `tls`.
 final class SampleServer {
-    static var executable: URL {
-        ConnectPinnedClientTests.executable.deletingLastPathComponent().appendingPathComponent("ClientTrustServer")
-    }
-
     let port: UInt16
-    private let process = Process()
-    private let output = Pipe()
-    private var received = Data()
+    private let process: RunningProcess
 
     init(tls: String, connections: Int) throws {
-        let executable = Self.executable
-        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "ClientTrustServer not built")
-        port = try ConnectTestEnvironment.freePort()
-        process.executableURL = executable
-        process.arguments = [
-            "--anchor", IdentityPaths.fixture("client-root-ca.pem"), "--cert", Paths.sample("server-chain.pem"),
-            "--key", Paths.sample("server.key"), "--port", "\(port)", "--connections", "\(connections)",
-            "--timeout", "20", "--tls", tls,
-        ]
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let executable = try #require(FixtureLocator.product("ClientTrustServer"), "ClientTrustServer not built")
+        port = try LoopbackPort.free()
+        process = try RunningProcess([
+            executable, "--anchor", IdentityPaths.fixture("client-root-ca.pem"), "--cert",
+            FixtureLocator.sample("server-chain.pem"), "--key", FixtureLocator.sample("server.key"), "--port", "\(port)",
+            "--connections", "\(connections)", "--timeout", "20", "--tls", tls,
+        ], output: .merged)
         // The server says "listening on ..." once it listens (no probe connection: it would count as a client).
-        while !received.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            received += chunk
-        }
-        try #require(String(decoding: received, as: UTF8.self).hasPrefix("listening on 127.0.0.1:\(port)"))
+        _ = process.waitForOutput { $0.contains(UInt8(ascii: "\n")) }
+        try #require(String(decoding: process.standardOutput, as: UTF8.self).hasPrefix("listening on 127.0.0.1:\(port)"))
     }
 
     /// Waits for the server to exit after its last client and returns its output lines.
     func finish() -> [String] {
-        received += output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: received, as: UTF8.self).split(separator: "\n").map(String.init)
+        process.wait().stdoutText.split(separator: "\n").map(String.init)
     }
-
-    deinit { if process.isRunning { process.terminate() } }
 }

@@ -1,4 +1,5 @@
 import CertKitBackends
+import CertKitTestSupport
 import Testing
 
 /// How `certkit connect --identity` reads the server's verdict on the client certificate, through both handshake
@@ -27,13 +28,13 @@ struct ConnectClientVerdictTests {
 
     private func closingServer(_ setting: Setting) throws -> TLSTestServer {
         try TLSTestServer(
-            .openssl, certificate: Paths.sample("server.pem"), key: Paths.sample("server.key"),
-            chain: [Paths.sample("intermediate-ca.pem")], clientCA: IdentityPaths.fixture("client-root-ca.pem"),
+            .openssl, certificate: FixtureLocator.sample("server.pem"), key: FixtureLocator.sample("server.key"),
+            chain: [FixtureLocator.sample("intermediate-ca.pem")], clientCA: IdentityPaths.fixture("client-root-ca.pem"),
             tls12: setting.tls12, closesAfterHandshake: true, extraArguments: setting.serverArguments)
     }
 
     private func arguments(_ tls: String, identity: String?) -> [String] {
-        ["--tls", tls, "--anchors", Paths.sample("root-ca.pem"), "--host", "localhost"]
+        ["--tls", tls, "--anchors", FixtureLocator.sample("root-ca.pem"), "--host", "localhost"]
             + (identity.map { ["--identity", IdentityPaths.fixture($0)] + password } ?? [])
     }
 
@@ -79,11 +80,11 @@ struct ConnectClientVerdictTests {
     @Test("a warning alert before the refusal is not the verdict: the fatal alert is named, by both libraries")
     func warningAlertIsNotTheVerdict() throws {
         let server = try TLSTestServer(
-            .openssl, certificate: Paths.sample("server.pem"), key: Paths.sample("server.key"),
-            chain: [Paths.sample("intermediate-ca.pem")], clientCA: IdentityPaths.fixture("client-root-ca.pem"),
+            .openssl, certificate: FixtureLocator.sample("server.pem"), key: FixtureLocator.sample("server.key"),
+            chain: [FixtureLocator.sample("intermediate-ca.pem")], clientCA: IdentityPaths.fixture("client-root-ca.pem"),
             tls12: true, closesAfterHandshake: true,
-            extraArguments: ["-servername", "other.example", "-cert2", Paths.sample("server.pem"),
-                             "-key2", Paths.sample("server.key")])
+            extraArguments: ["-servername", "other.example", "-cert2", FixtureLocator.sample("server.pem"),
+                             "-key2", FixtureLocator.sample("server.key")])
         defer { server.stop() }
         for tls in BackendRegistry.standard.names {
             let wrong = certkitConnect(

@@ -1,6 +1,7 @@
 import CertKit
 import CertKitBackends
 import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -23,7 +24,7 @@ func certkitConnect(_ target: String, _ arguments: [String]) -> ConnectRunResult
     return ConnectRunResult(status: status, stdout: stdout.text, stderr: stderr.text)
 }
 
-private func sample(_ name: String) -> String { ConnectTestEnvironment.sample(name) }
+private func sample(_ name: String) -> String { FixtureLocator.sample(name) }
 
 /// `certkit connect` against real `openssl s_server` and `gnutls-serv` processes on 127.0.0.1, through both
 /// handshake libraries (`--tls openssl`, `--tls gnutls`). Serialized: each test runs its own servers, and CI has
@@ -118,8 +119,8 @@ struct ConnectCommandTests {
 
     @Test("--save-chain writes the presented chain as PEM", arguments: TLSTestServer.Kind.allCases)
     func saveChain(kind: TLSTestServer.Kind) throws {
-        let directory = try ConnectTestEnvironment.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "certkit-connect")
+        let directory = temporary.url
         let expected = try CertificateBundle.decode(Array(try Data(contentsOf: URL(fileURLWithPath: sample("server-chain.pem")))))
         try withServer(kind, leaf: "server.pem", key: "server.key", chain: ["intermediate-ca.pem"]) { target, tls in
             let path = directory.appendingPathComponent("chain-\(tls).pem").path
@@ -136,9 +137,9 @@ struct ConnectCommandTests {
     @Test("exceptions: save after a recoverable failure, proceed next time, fail again for a new certificate",
           arguments: TLSTestServer.Kind.allCases)
     func exceptionsFlow(kind: TLSTestServer.Kind) throws {
-        let directory = try ConnectTestEnvironment.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let replacement = try makeSelfSignedCertificate(in: directory)
+        let pki = try TestPKI(prefix: "certkit-connect")
+        let directory = pki.directory.url
+        let replacement = try makeSelfSignedCertificate(in: pki)
         for tls in Self.handshakeLibraries {
             let exceptions = directory.appendingPathComponent("exceptions-\(tls).json").path
             let anchors = ["--tls", tls, "--anchors", sample("root-ca.pem")]
@@ -166,7 +167,7 @@ struct ConnectCommandTests {
 
     @Test("closed port: exit 1, connection refused")
     func closedPort() throws {
-        let port = try ConnectTestEnvironment.freePort()
+        let port = try LoopbackPort.free()
         for tls in Self.handshakeLibraries {
             let run = certkitConnect("127.0.0.1:\(port)", ["--tls", tls, "--anchors", sample("root-ca.pem")])
             #expect(run.status == 1, "\(tls)")
@@ -226,22 +227,13 @@ struct ConnectCommandTests {
     }
 
     /// A new self-signed localhost/127.0.0.1 server certificate (EC P-256) made with the openssl CLI.
-    private func makeSelfSignedCertificate(in directory: URL) throws -> (certificate: String, key: String) {
-        let certificate = directory.appendingPathComponent("replacement.pem").path
-        let key = directory.appendingPathComponent("replacement.key").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-            "-keyout", key, "-out", certificate, "-days", "30", "-subj", "/CN=localhost",
-            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-addext", "basicConstraints=critical,CA:FALSE",
-            "-addext", "extendedKeyUsage=serverAuth",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "openssl req")
-        return (certificate, key)
+    private func makeSelfSignedCertificate(in pki: TestPKI) throws -> (certificate: String, key: String) {
+        let certificate = try pki.selfSigned(
+            "replacement", subject: "/CN=localhost", key: "ec:P-256", days: 30,
+            extensions: [
+                "subjectAltName=DNS:localhost,IP:127.0.0.1", "basicConstraints=critical,CA:FALSE",
+                "extendedKeyUsage=serverAuth",
+            ])
+        return (certificate.path, pki.file("replacement.key"))
     }
 }

@@ -1,5 +1,6 @@
 import CertKit
 import CertKitBackends
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -23,8 +24,8 @@ struct ConnectIdentityTests {
 
     private func withMutualTLSServer(_ setting: Setting, _ body: (_ target: String, _ tls: String) throws -> Void) throws {
         let server = try TLSTestServer(
-            setting.kind, certificate: Paths.sample("server.pem"), key: Paths.sample("server.key"),
-            chain: [Paths.sample("intermediate-ca.pem")], clientCA: IdentityPaths.fixture("client-root-ca.pem"),
+            setting.kind, certificate: FixtureLocator.sample("server.pem"), key: FixtureLocator.sample("server.key"),
+            chain: [FixtureLocator.sample("intermediate-ca.pem")], clientCA: IdentityPaths.fixture("client-root-ca.pem"),
             tls12: setting.tls12)
         defer { server.stop() }
         for tls in BackendRegistry.standard.names {
@@ -32,7 +33,7 @@ struct ConnectIdentityTests {
         }
     }
 
-    private func anchors(_ tls: String) -> [String] { ["--tls", tls, "--anchors", Paths.sample("root-ca.pem")] }
+    private func anchors(_ tls: String) -> [String] { ["--tls", tls, "--anchors", FixtureLocator.sample("root-ca.pem")] }
 
     @Test("the right identity is accepted (PKCS#12 and --cert/--key)", arguments: settings)
     func accepted(setting: Setting) throws {
@@ -50,7 +51,7 @@ struct ConnectIdentityTests {
 
     @Test("an identity imported by the other library is presented too", arguments: [settings[0], settings[2]])
     func crossLibraryKey(setting: Setting) throws {
-        let bytes = try Paths.bytes(IdentityPaths.fixture("client.p12"))
+        let bytes = try FixtureLocator.bytes(IdentityPaths.fixture("client.p12"))
         try withMutualTLSServer(setting) { target, tls in
             let port = UInt16(target.split(separator: ":").last!)!
             for importer in BackendRegistry.standard.entries.map({ $0.identityImporter() }) {
@@ -115,8 +116,8 @@ struct ConnectIdentityTests {
 
     @Test("a server that does not ask for a certificate: the identity is not needed, nothing changes")
     func notRequested() throws {
-        let server = try TLSTestServer(.openssl, certificate: Paths.sample("server.pem"), key: Paths.sample("server.key"),
-                                       chain: [Paths.sample("intermediate-ca.pem")])
+        let server = try TLSTestServer(.openssl, certificate: FixtureLocator.sample("server.pem"), key: FixtureLocator.sample("server.key"),
+                                       chain: [FixtureLocator.sample("intermediate-ca.pem")])
         defer { server.stop() }
         for tls in BackendRegistry.standard.names {
             let run = certkitConnect("127.0.0.1:\(server.port)", anchors(tls) + ["--identity", IdentityPaths.fixture("client.p12")] + password)

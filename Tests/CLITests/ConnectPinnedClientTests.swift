@@ -1,3 +1,4 @@
+import CertKitTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -5,37 +6,19 @@ import Testing
 /// Runs the built `Samples/PinnedClient` executable against a local `openssl s_server`.
 @Suite(.serialized)
 struct ConnectPinnedClientTests {
-    /// The PinnedClient binary next to the test bundle (`swift build` builds it with everything else).
-    static var executable: URL {
-        let directory = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
-            .deletingLastPathComponent()
-        return directory.appendingPathComponent("PinnedClient")
-    }
-
     private func runPinnedClient(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let executable = Self.executable
-        try #require(
-            FileManager.default.isExecutableFile(atPath: executable.path),
-            "PinnedClient not built at \(executable.path): run 'swift build' first")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = ConnectTestEnvironment.packageRoot
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let executable = try #require(
+            FixtureLocator.product("PinnedClient"), "PinnedClient not built: run 'swift build' first")
+        let result = try ProcessRunner.run(
+            [executable] + arguments, output: .merged, currentDirectory: FixtureLocator.packageRoot.path)
+        return (result.status, result.stdoutText)
     }
 
     @Test("--identity: presents the PKCS#12 identity to a server that requires one; refused without it")
     func identity() throws {
         let server = try TLSTestServer(
-            .openssl, certificate: ConnectTestEnvironment.sample("server.pem"),
-            key: ConnectTestEnvironment.sample("server.key"), chain: [ConnectTestEnvironment.sample("intermediate-ca.pem")],
+            .openssl, certificate: FixtureLocator.sample("server.pem"),
+            key: FixtureLocator.sample("server.key"), chain: [FixtureLocator.sample("intermediate-ca.pem")],
             clientCA: IdentityPaths.fixture("client-root-ca.pem"))
         defer { server.stop() }
         setenv("CERTKIT_TEST_PINNED_P12", IdentityPaths.password, 1)
@@ -52,8 +35,8 @@ struct ConnectPinnedClientTests {
     @Test("the bundled root trusts the demo server: useCredential, exit 0")
     func trustedServer() throws {
         let server = try TLSTestServer(
-            .openssl, certificate: ConnectTestEnvironment.sample("server.pem"),
-            key: ConnectTestEnvironment.sample("server.key"), chain: [ConnectTestEnvironment.sample("intermediate-ca.pem")])
+            .openssl, certificate: FixtureLocator.sample("server.pem"),
+            key: FixtureLocator.sample("server.key"), chain: [FixtureLocator.sample("intermediate-ca.pem")])
         defer { server.stop() }
         let run = try runPinnedClient(["--timeout", "5", "https://127.0.0.1:\(server.port)/"])
         #expect(run.status == 0, "\(run.output)")
@@ -65,11 +48,11 @@ struct ConnectPinnedClientTests {
     @Test("a self-signed server is refused with the reason: cancelAuthenticationChallenge, exit 1")
     func untrustedServer() throws {
         let server = try TLSTestServer(
-            .openssl, certificate: ConnectTestEnvironment.sample("self-signed.pem"),
-            key: ConnectTestEnvironment.sample("self-signed.key"))
+            .openssl, certificate: FixtureLocator.sample("self-signed.pem"),
+            key: FixtureLocator.sample("self-signed.key"))
         defer { server.stop() }
         let run = try runPinnedClient([
-            "--anchor", ConnectTestEnvironment.sample("root-ca.pem"), "--timeout", "5",
+            "--anchor", FixtureLocator.sample("root-ca.pem"), "--timeout", "5",
             "https://127.0.0.1:\(server.port)/index.html",
         ])
         #expect(run.status == 1, "\(run.output)")
@@ -82,7 +65,7 @@ struct ConnectPinnedClientTests {
         let usage = try runPinnedClient(["http://127.0.0.1/"])
         #expect(usage.status == 2)
         #expect(usage.output.hasPrefix("PinnedClient: 'http://127.0.0.1/' is not an https:// URL"), "\(usage.output)")
-        let port = try ConnectTestEnvironment.freePort()
+        let port = try LoopbackPort.free()
         let refused = try runPinnedClient(["https://127.0.0.1:\(port)/"])
         #expect(refused.status == 2)
         #expect(refused.output == "PinnedClient: 127.0.0.1:\(port): connection refused\n", "\(refused.output)")

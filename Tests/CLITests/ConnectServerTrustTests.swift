@@ -1,6 +1,7 @@
 import CertKit
 import CertKitBackends
 import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ struct ConnectServerTrustTests {
     static let backends = BackendRegistry.standard.names
 
     private func certificates(_ name: String) throws -> [Certificate] {
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: ConnectTestEnvironment.sample(name)))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: FixtureLocator.sample(name)))
         return try CertificateBundle.decode(Array(bytes)).certificates
     }
 

@@ -1,43 +1,11 @@
+import CertKitTestSupport
 import Dispatch
 import Foundation
 import Glibc
 
-/// Paths and ports shared by the connect tests. Every server listens on 127.0.0.1 only (gnutls-serv has no
+/// The loopback address shared by the connect tests. Every server listens on 127.0.0.1 only (gnutls-serv has no
 /// bind option; the tests connect only to 127.0.0.1).
 enum ConnectTestEnvironment {
-    /// The package root (three levels above this file).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// A file in `Samples/`.
-    static func sample(_ name: String) -> String { packageRoot.appendingPathComponent("Samples/\(name)").path }
-
-    /// A fresh temporary directory, removed by the caller.
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("certkit-connect-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    /// A port on 127.0.0.1 that was free a moment ago (bind to port 0, read it back, close).
-    static func freePort() throws -> UInt16 {
-        let listener = try LoopbackListener(port: 0, backlog: 1)
-        return listener.port
-    }
-
-    /// True when something accepts TCP connections on 127.0.0.1:`port` right now.
-    static func accepts(port: UInt16) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = loopback(port: port)
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
-
     static func loopback(port: UInt16) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -166,9 +134,9 @@ final class TLSTestServer {
     }
 
     let kind: Kind
-    let port: UInt16
-    private let process: ConnectTestProcess
-    private var temporaryFiles: [String] = []
+    private let server: LoopbackServer
+    private let temporaryFiles: TemporaryDirectory
+    var port: UInt16 { server.port }
 
     /// Serves `certificate` (leaf PEM) with `key`, followed by the PEM certificates in `chain` (sent after the
     /// leaf). Retries on a new port when the chosen one is taken meanwhile. With `clientCA` the server requires a
@@ -183,39 +151,19 @@ final class TLSTestServer {
     ) throws {
         precondition(!closesAfterHandshake || kind == .openssl, "only openssl s_server closes after the handshake")
         self.kind = kind
-        var lastError: any Error = TestServerError(description: "\(kind) did not start")
-        var files: [String] = []
-        defer { for file in files { try? FileManager.default.removeItem(atPath: file) } }
-        for _ in 0..<3 {
-            let port = try ConnectTestEnvironment.freePort()
-            let process = try ConnectTestProcess(
-                Self.arguments(kind, port: port, certificate: certificate, key: key, chain: chain, files: &files)
-                    .filter { clientCA == nil || $0 != "--disable-client-cert" }
-                    .filter { !closesAfterHandshake || !["-www", "-quiet"].contains($0) }
-                    + (closesAfterHandshake ? ["-brief"] : [])
-                    + Self.clientCertificateArguments(kind, clientCA: clientCA, tls12: tls12) + extraArguments)
-            do {
-                try Self.waitUntilAccepting(process, port: port, kind: kind)
-                self.port = port
-                self.process = process
-                temporaryFiles = files
-                files = []
-                return
-            } catch {
-                process.stop()
-                lastError = error
-            }
+        let files = try TemporaryDirectory(prefix: "certkit-connect")
+        temporaryFiles = files
+        server = try LoopbackServer(kind.rawValue) { port in
+            try Self.arguments(kind, port: port, certificate: certificate, key: key, chain: chain, files: files)
+                .filter { clientCA == nil || $0 != "--disable-client-cert" }
+                .filter { !closesAfterHandshake || !["-www", "-quiet"].contains($0) }
+                + (closesAfterHandshake ? ["-brief"] : [])
+                + Self.clientCertificateArguments(kind, clientCA: clientCA, tls12: tls12) + extraArguments
         }
-        throw lastError
     }
 
-    deinit {
-        process.stop()
-        for file in temporaryFiles { try? FileManager.default.removeItem(atPath: file) }
-    }
-
-    /// Stops the server now (also done in `deinit`).
-    func stop() { process.stop() }
+    /// Stops the server now (also done when it is released).
+    func stop() { server.stop() }
 
     private static func clientCertificateArguments(_ kind: Kind, clientCA: String?, tls12: Bool) -> [String] {
         switch kind {
@@ -228,7 +176,7 @@ final class TLSTestServer {
     }
 
     private static func arguments(
-        _ kind: Kind, port: UInt16, certificate: String, key: String, chain: [String], files: inout [String]
+        _ kind: Kind, port: UInt16, certificate: String, key: String, chain: [String], files: TemporaryDirectory
     ) throws -> [String] {
         switch kind {
         case .openssl:
@@ -237,36 +185,24 @@ final class TLSTestServer {
                 "-no-CAfile", "-no-CApath", "-no-CAstore", "-www", "-quiet",
             ]
             if !chain.isEmpty {
-                arguments += ["-cert_chain", try concatenated([], chain, name: "chain-\(port).pem", files: &files)]
+                arguments += ["-cert_chain", try concatenated([], chain, name: "chain-\(port).pem", in: files)]
             }
             return arguments
         case .gnutls:
             return [
                 "gnutls-serv", "-p", "\(port)", "--x509certfile",
-                try concatenated([certificate], chain, name: "certs-\(port).pem", files: &files), "--x509keyfile", key,
+                try concatenated([certificate], chain, name: "certs-\(port).pem", in: files), "--x509keyfile", key,
                 "--disable-client-cert", "--http",
             ]
         }
     }
 
-    /// Writes the PEM files one after the other into a temporary file and returns its path.
-    private static func concatenated(_ first: [String], _ rest: [String], name: String, files: inout [String]) throws
-        -> String
+    /// Writes the PEM files one after the other into `name` in `files` and returns its path.
+    private static func concatenated(_ first: [String], _ rest: [String], name: String, in files: TemporaryDirectory)
+        throws -> String
     {
         var text = ""
         for path in first + rest { text += try String(contentsOfFile: path, encoding: .utf8) }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("certkit-connect-\(UUID().uuidString)-\(name)")
-        try text.write(to: url, atomically: true, encoding: .utf8)
-        files.append(url.path)
-        return url.path
-    }
-
-    private static func waitUntilAccepting(_ process: ConnectTestProcess, port: UInt16, kind: Kind) throws {
-        for _ in 0..<300 {
-            guard process.isRunning else { throw TestServerError(description: "\(kind) exited early") }
-            if ConnectTestEnvironment.accepts(port: port) { return }
-            usleep(50_000)
-        }
-        throw TestServerError(description: "\(kind) did not accept on 127.0.0.1:\(port) within 15 s")
+        return try files.write(name, Array(text.utf8))
     }
 }

@@ -1,6 +1,7 @@
 import CertKit
 import CertKitBackends
 @testable import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -10,9 +11,9 @@ struct ConvertTests {
 
     @Test("PEM → DER → PEM is byte-identical to a strict re-encode", arguments: singles)
     func roundTrip(name: String) throws {
-        let original = try Paths.bytes(Paths.sample(name))
+        let original = try FixtureLocator.bytes(FixtureLocator.sample(name))
         let der = try sampleCertificates(name)[0].derEncoded
-        let toDER = certkit(["convert", Paths.sample(name)])
+        let toDER = certkit(["convert", FixtureLocator.sample(name)])
         #expect(toDER.code == 0 && toDER.stderr.isEmpty)
         #expect(toDER.stdout == der)
         let toPEM = certkit(["convert", "-"], stdin: toDER.stdout)
@@ -24,40 +25,40 @@ struct ConvertTests {
 
     @Test("every backend produces identical bytes")
     func backendsAgree() throws {
-        for arguments in [["--to", "der", Paths.sample("server.pem")], ["--to", "pem", Paths.sample("bundle.pem")]] {
+        for arguments in [["--to", "der", FixtureLocator.sample("server.pem")], ["--to", "pem", FixtureLocator.sample("bundle.pem")]] {
             let results = BackendRegistry.standard.names.map { certkit(["convert", "--backend", $0] + arguments) }
             #expect(results.allSatisfy { $0.code == 0 })
             #expect(results.allSatisfy { $0.stdout == results[0].stdout })
         }
-        #expect(certkit(["convert", "--backend", "nope", Paths.sample("server.pem")]).code == 2)
+        #expect(certkit(["convert", "--backend", "nope", FixtureLocator.sample("server.pem")]).code == 2)
     }
 
     @Test("a bundle to DER without --out-dir is a usage error and writes nothing")
     func bundleToDERNeedsDirectory() throws {
         let directory = try TemporaryDirectory()
         let target = directory.file("bundle.der")
-        let result = certkit(["convert", "--to", "der", "--out", target, Paths.sample("bundle.pem")])
+        let result = certkit(["convert", "--to", "der", "--out", target, FixtureLocator.sample("bundle.pem")])
         #expect(result.code == 2)
         #expect(result.stderrLines.count == 1)
         #expect(result.stderr.contains("--out-dir"))
         #expect(try directory.contents().isEmpty)
-        #expect(certkit(["convert", Paths.sample("server-chain.pem")]).code == 2)
+        #expect(certkit(["convert", FixtureLocator.sample("server-chain.pem")]).code == 2)
     }
 
     @Test("--out-dir names files by position and CN")
     func outDirectoryNaming() throws {
         let directory = try TemporaryDirectory()
-        let result = certkit(["convert", "--out-dir", directory.path, Paths.sample("bundle.pem")])
+        let result = certkit(["convert", "--out-dir", directory.path, FixtureLocator.sample("bundle.pem")])
         #expect(result.code == 0 && result.stdout.isEmpty && result.stderr.isEmpty)
         let names = ["01-certkit_Demo_Root_CA.der", "02-certkit_Demo_Intermediate_CA.der", "03-localhost.der"]
         #expect(try directory.contents() == names)
         let certificates = try sampleCertificates("bundle.pem")
         for (name, certificate) in zip(names, certificates) {
-            #expect(try Paths.bytes(directory.file(name)) == certificate.derEncoded)
+            #expect(try FixtureLocator.bytes(directory.file(name)) == certificate.derEncoded)
         }
 
         let pemDirectory = try TemporaryDirectory()
-        #expect(certkit(["convert", "--to", "pem", "--out-dir", pemDirectory.path, Paths.sample("server-chain.pem")]).code == 0)
+        #expect(certkit(["convert", "--to", "pem", "--out-dir", pemDirectory.path, FixtureLocator.sample("server-chain.pem")]).code == 0)
         #expect(try pemDirectory.contents() == ["01-localhost.pem", "02-certkit_Demo_Intermediate_CA.pem"])
     }
 
@@ -65,16 +66,16 @@ struct ConvertTests {
     func bundleToPEM() throws {
         let directory = try TemporaryDirectory()
         let target = directory.file("clean.pem")
-        let result = certkit(["convert", "--to", "pem", "--out", target, Paths.sample("bundle.pem")])
+        let result = certkit(["convert", "--to", "pem", "--out", target, FixtureLocator.sample("bundle.pem")])
         #expect(result.code == 0)
         let expected = try sampleCertificates("bundle.pem").map { PEM.encode($0.derEncoded) }.joined()
-        #expect(String(decoding: try Paths.bytes(target), as: UTF8.self) == expected)
+        #expect(String(decoding: try FixtureLocator.bytes(target), as: UTF8.self) == expected)
         #expect(try directory.contents() == ["clean.pem"])
     }
 
     @Test("several inputs are concatenated in order")
     func severalInputs() throws {
-        let result = certkit(["convert", "--to", "pem", Paths.sample("root-ca.pem"), "--", Paths.sample("server.pem")])
+        let result = certkit(["convert", "--to", "pem", FixtureLocator.sample("root-ca.pem"), "--", FixtureLocator.sample("server.pem")])
         #expect(result.code == 0)
         let expected = try (sampleCertificates("root-ca.pem") + sampleCertificates("server.pem"))
             .map { PEM.encode($0.derEncoded) }.joined()
@@ -85,8 +86,8 @@ struct ConvertTests {
     func replacesExistingFile() throws {
         let directory = try TemporaryDirectory()
         let target = try directory.write("out.der", Array("old".utf8))
-        #expect(certkit(["convert", "--out", target, Paths.sample("server.pem")]).code == 0)
-        #expect(try Paths.bytes(target) == sampleCertificates("server.pem")[0].derEncoded)
+        #expect(certkit(["convert", "--out", target, FixtureLocator.sample("server.pem")]).code == 0)
+        #expect(try FixtureLocator.bytes(target) == sampleCertificates("server.pem")[0].derEncoded)
         #expect(try directory.contents() == ["out.der"])
     }
 
@@ -97,7 +98,7 @@ struct ConvertTests {
         let blocker = directory.file("03-localhost.der")
         try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: false)
         try Data([1]).write(to: URL(fileURLWithPath: blocker + "/keep"))
-        let result = certkit(["convert", "--out-dir", directory.path, Paths.sample("bundle.pem")])
+        let result = certkit(["convert", "--out-dir", directory.path, FixtureLocator.sample("bundle.pem")])
         #expect(result.code == 1)
         #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("certkit: \(blocker): "))
         #expect(try directory.contents() == ["03-localhost.der"])
@@ -107,11 +108,11 @@ struct ConvertTests {
     func missingOutputDirectory() throws {
         let directory = try TemporaryDirectory()
         let target = directory.file("missing/out.der")
-        let result = certkit(["convert", "--out", target, Paths.sample("server.pem")])
+        let result = certkit(["convert", "--out", target, FixtureLocator.sample("server.pem")])
         #expect(result.code == 1)
         #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("certkit: \(target): "))
         #expect(try directory.contents().isEmpty)
-        #expect(certkit(["convert", "--out-dir", directory.file("nope"), Paths.sample("bundle.pem")]).code == 1)
+        #expect(certkit(["convert", "--out-dir", directory.file("nope"), FixtureLocator.sample("bundle.pem")]).code == 1)
     }
 
     @Test("usage errors", arguments: [
@@ -133,12 +134,10 @@ struct ConvertTests {
     func trustedCertificate() throws {
         let directory = try TemporaryDirectory()
         let input = directory.file("trusted.pem")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["x509", "-in", Paths.sample("root-ca.pem"), "-trustout", "-addtrust", "serverAuth", "-out", input]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let openssl = try ProcessRunner.run(
+            ["/usr/bin/openssl", "x509", "-in", FixtureLocator.sample("root-ca.pem"), "-trustout", "-addtrust", "serverAuth",
+             "-out", input])
+        #expect(openssl.status == 0)
         let result = certkit(["convert", input])
         #expect(result.code == 0)
         #expect(result.stdout == (try sampleCertificates("root-ca.pem"))[0].derEncoded)

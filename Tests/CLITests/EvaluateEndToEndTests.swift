@@ -1,21 +1,21 @@
 import CertKit
 import CertKitBackends
-import CertKitTestSupport
 @testable import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
 /// Real evaluations through the CLI, on the Samples and on the conformance scenarios.
 @Suite("evaluate: end to end")
 struct EvaluateEndToEndTests {
-    static let anchors = ["--anchors", Paths.sample("root-ca.pem")]
+    static let anchors = ["--anchors", FixtureLocator.sample("root-ca.pem")]
     static let at = ["--at", "2030-06-01"]
 
     @Test("the Samples chain is trusted on each backend and on both",
           arguments: BackendRegistry.standard.names + [BackendRegistry.allBackendsChoice])
     func samplesChain(backend: String) {
         let result = certkit(["evaluate", "--backend", backend, "--host", "localhost"] + Self.anchors + Self.at
-            + [Paths.sample("server-chain.pem")])
+            + [FixtureLocator.sample("server-chain.pem")])
         #expect(result.code == 0, "\(result.stdoutText)\(result.stderr)")
         let lines = result.stdoutText.split(separator: "\n").map(String.init)
         #expect(lines.first == "unspecified: trusted")
@@ -29,22 +29,22 @@ struct EvaluateEndToEndTests {
     func exceptionsRoundTrip() throws {
         let directory = try TemporaryDirectory()
         let saved = directory.file("exceptions.json")
-        let base = ["evaluate", "--host", "localhost", "--intermediates", Paths.sample("intermediate-ca.pem")]
+        let base = ["evaluate", "--host", "localhost", "--intermediates", FixtureLocator.sample("intermediate-ca.pem")]
             + Self.anchors + Self.at
-        let first = certkit(base + ["--json", "--save-exceptions", saved, Paths.sample("wrong-host.pem")])
+        let first = certkit(base + ["--json", "--save-exceptions", saved, FixtureLocator.sample("wrong-host.pem")])
         #expect(first.code == 10, "\(first.stdoutText)\(first.stderr)")
         let json = try #require(try? JSONSerialization.jsonObject(with: Data(first.stdout)) as? [String: Any])
         #expect((json["error"] as? [String: Any])?["name"] as? String == "errSecHostNameMismatch")
         #expect(try directory.contents() == ["exceptions.json"])
-        let exceptions = try TrustExceptions(jsonData: Data(try Paths.bytes(saved)))
+        let exceptions = try TrustExceptions(jsonData: Data(try FixtureLocator.bytes(saved)))
         #expect(exceptions.checks == [.sslHostname])
 
-        let second = certkit(base + ["--exceptions", saved, Paths.sample("wrong-host.pem")])
+        let second = certkit(base + ["--exceptions", saved, FixtureLocator.sample("wrong-host.pem")])
         #expect(second.code == 0)
         #expect(second.stdoutText.hasPrefix("proceed: trusted\n"))
 
         let nothing = directory.file("nothing.json")
-        let trusted = certkit(base + ["--save-exceptions", nothing, Paths.sample("server.pem")])
+        let trusted = certkit(base + ["--save-exceptions", nothing, FixtureLocator.sample("server.pem")])
         #expect(trusted.code == 0)
         #expect(trusted.stderr.hasPrefix("certkit: \(nothing): nothing saved"))
         #expect(!FileManager.default.fileExists(atPath: nothing))
@@ -52,8 +52,8 @@ struct EvaluateEndToEndTests {
 
     @Test("an expired leaf is recoverable with TemporalValidity on certificate 0")
     func expired() {
-        let result = certkit(["evaluate", "--host", "localhost", "--intermediates", Paths.sample("intermediate-ca.pem")]
-            + Self.anchors + Self.at + [Paths.sample("expired.pem")])
+        let result = certkit(["evaluate", "--host", "localhost", "--intermediates", FixtureLocator.sample("intermediate-ca.pem")]
+            + Self.anchors + Self.at + [FixtureLocator.sample("expired.pem")])
         #expect(result.code == 10)
         #expect(result.stdoutText.hasPrefix("recoverableTrustFailure: errSecCertificateExpired (-67818): "))
         #expect(result.stdoutText.contains("  [0] CN=localhost  (issuer CN=certkit Demo Intermediate CA)  — TemporalValidity\n"))
@@ -61,8 +61,8 @@ struct EvaluateEndToEndTests {
 
     @Test("--always-trust alone is enough, and reads proceed")
     func alwaysTrust() {
-        let result = certkit(["evaluate", "--always-trust", Paths.sample("root-ca.pem"), "--host", "localhost"]
-            + Self.at + [Paths.sample("server-chain.pem")])
+        let result = certkit(["evaluate", "--always-trust", FixtureLocator.sample("root-ca.pem"), "--host", "localhost"]
+            + Self.at + [FixtureLocator.sample("server-chain.pem")])
         #expect(result.code == 0)
         #expect(result.stdoutText.hasPrefix("proceed: trusted\n"))
     }
@@ -70,7 +70,7 @@ struct EvaluateEndToEndTests {
     @Test("the chain can come from standard input")
     func standardInput() throws {
         let result = certkit(["evaluate", "--host", "localhost"] + Self.anchors + Self.at + ["-"],
-                             stdin: try Paths.bytes(Paths.sample("server-chain.pem")))
+                             stdin: try FixtureLocator.bytes(FixtureLocator.sample("server-chain.pem")))
         #expect(result.code == 0)
     }
 

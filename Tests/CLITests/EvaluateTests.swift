@@ -1,6 +1,7 @@
 import CertKit
 import CertKitBackends
 @testable import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -143,8 +144,8 @@ struct EvaluateRenderingTests {
 
 @Suite("evaluate: options")
 struct EvaluateOptionTests {
-    static let anchors = ["--anchors", Paths.sample("root-ca.pem")]
-    static let chain = Paths.sample("server-chain.pem")
+    static let anchors = ["--anchors", FixtureLocator.sample("root-ca.pem")]
+    static let chain = FixtureLocator.sample("server-chain.pem")
 
     @Test("usage errors exit 2 with one line", arguments: [
         ["evaluate", chain],
@@ -183,8 +184,8 @@ struct EvaluateOptionTests {
         let pin = try SPKIPin(certificate: sampleCertificates("server.pem")[0], backend: Digests.backend).description
         let parsed = try ArgumentParser.parse(
             ["--host", "127.0.0.1", "--profile", "rfc5280", "--at", "2030-06-01", "--max-depth", "3", "--pin", pin,
-             "--intermediates", Paths.sample("intermediate-ca.pem"), "--always-trust", Paths.sample("self-signed.pem"),
-             "--distrust", Paths.sample("wrong-host.pem")] + Self.anchors + [Paths.sample("server.pem")],
+             "--intermediates", FixtureLocator.sample("intermediate-ca.pem"), "--always-trust", FixtureLocator.sample("self-signed.pem"),
+             "--distrust", FixtureLocator.sample("wrong-host.pem")] + Self.anchors + [FixtureLocator.sample("server.pem")],
             options: EvaluateCommand.options, command: "evaluate")
         let options = try EvaluateOptions(parsed, registry: .standard)
         #expect(options.policy == .ssl(server: true, name: .ip([127, 0, 0, 1]), profile: .rfc5280))
@@ -234,9 +235,9 @@ struct EvaluateOptionTests {
         // A trusted chain, an expired one and a wrong host: the same documents with and without it, on both backends.
         for (chain, host) in [("server-chain.pem", "localhost"), ("expired.pem", "localhost"), ("wrong-host.pem", "localhost")] {
             let common = ["evaluate", "--json", "--backend", "both", "--at", "2030-06-01", "--host", host, "--intermediates",
-                          Paths.sample("intermediate-ca.pem")] + Self.anchors + [Paths.sample(chain)]
+                          FixtureLocator.sample("intermediate-ca.pem")] + Self.anchors + [FixtureLocator.sample(chain)]
             let off = certkit(common)
-            let on = certkit(common.dropLast() + ["--audit", Paths.sample(chain)])
+            let on = certkit(common.dropLast() + ["--audit", FixtureLocator.sample(chain)])
             #expect(on.code == off.code, "\(chain)")
             #expect(on.stdout == off.stdout, "\(chain)")
             #expect(!on.stdout.isEmpty)
@@ -282,8 +283,8 @@ struct EvaluateOptionTests {
     func inputErrors() throws {
         let directory = try TemporaryDirectory()
         let notJSON = try directory.write("exceptions.json", Array("{\"version\": 2}".utf8))
-        let notCRL = Paths.sample("server.pem")
-        for (option, path) in [("--exceptions", notJSON), ("--crl", notCRL), ("--anchors", Paths.badInput("empty.pem")),
+        let notCRL = FixtureLocator.sample("server.pem")
+        for (option, path) in [("--exceptions", notJSON), ("--crl", notCRL), ("--anchors", FixtureLocator.fixture("bad-input/empty.pem")),
                                ("--intermediates", directory.file("missing.pem"))] {
             let result = certkit(["evaluate", "--json", option, path] + Self.anchors + [Self.chain])
             #expect(result.code == 1, "\(option)")
@@ -294,13 +295,13 @@ struct EvaluateOptionTests {
 
     @Test("CRLs load from PEM and DER")
     func crls() throws {
-        let pemPath = Paths.root.appendingPathComponent("Tests/Fixtures/scenarios/revoked-leaf/int-revokes-leaf.crl.pem").path
+        let pemPath = FixtureLocator.scenario("revoked-leaf/int-revokes-leaf.crl.pem")
         let loader = RevocationFileLoader(reader: InputReader(stdin: MemorySource()))
         let fromPEM = try loader.load(pemPath)
         #expect(fromPEM.count == 1)
-        let der = try #require(try PEM.decode(try Paths.bytes(pemPath)).first?.bytes)
+        let der = try #require(try PEM.decode(try FixtureLocator.bytes(pemPath)).first?.bytes)
         let fromDER = try RevocationFileLoader(reader: InputReader(stdin: MemorySource(der))).load("-")
         #expect(fromDER == fromPEM)
-        #expect(throws: CLIError.self) { try loader.load(Paths.sample("server.pem")) }
+        #expect(throws: CLIError.self) { try loader.load(FixtureLocator.sample("server.pem")) }
     }
 }

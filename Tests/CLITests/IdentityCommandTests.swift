@@ -1,5 +1,6 @@
 import CertKit
 import CertKitBackends
+import CertKitTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// The client-identity fixtures (the identity fixture set, Scripts/fixtures.sh --set identity).
 enum IdentityPaths {
     static func fixture(_ name: String) -> String {
-        Paths.root.appendingPathComponent("Tests/Fixtures/identity/\(name)").path
+        FixtureLocator.fixture("identity/\(name)")
     }
 
     static let passwordFile = fixture("password.txt")

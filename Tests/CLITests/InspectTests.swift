@@ -1,6 +1,7 @@
 import CertKit
 import CertKitBackends
 @testable import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -13,7 +14,7 @@ struct InspectTests {
     func backendsIdentical(name: String) {
         for extra in [[], ["--json"]] {
             let arguments = ["inspect", "--at", "2030-06-01"] + extra
-            let results = BackendRegistry.standard.names.map { certkit(arguments + ["--backend", $0, Paths.sample(name)]) }
+            let results = BackendRegistry.standard.names.map { certkit(arguments + ["--backend", $0, FixtureLocator.sample(name)]) }
             #expect(results.allSatisfy { $0.code == 0 })
             #expect(!results[0].stdout.isEmpty)
             #expect(results.allSatisfy { $0.stdout == results[0].stdout })
@@ -23,7 +24,7 @@ struct InspectTests {
     @Test("text shows the fields of the server certificate")
     func text() throws {
         let certificate = try sampleCertificates("server.pem")[0]
-        let result = certkit(["inspect", "--at", "2030-06-01T00:00:00Z", Paths.sample("server.pem")])
+        let result = certkit(["inspect", "--at", "2030-06-01T00:00:00Z", FixtureLocator.sample("server.pem")])
         #expect(result.code == 0 && result.stderr.isEmpty)
         let text = result.stdoutText
         #expect(text.contains("Subject:             CN=localhost\n"))
@@ -43,24 +44,19 @@ struct InspectTests {
 
     @Test("fingerprints match the openssl command")
     func fingerprintsMatchOpenSSL() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["x509", "-noout", "-fingerprint", "-sha256", "-in", Paths.sample("server.pem")]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let output = try ProcessRunner.run(
+            ["/usr/bin/openssl", "x509", "-noout", "-fingerprint", "-sha256", "-in", FixtureLocator.sample("server.pem")]
+        ).stdoutText
         let expected = try #require(output.split(separator: "=", maxSplits: 1).last)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let result = certkit(["inspect", "--backend", "gnutls", Paths.sample("server.pem")])
+        let result = certkit(["inspect", "--backend", "gnutls", FixtureLocator.sample("server.pem")])
         #expect(result.stdoutText.contains("SHA-256:             \(expected)\n"))
     }
 
     @Test("status is relative to --at")
     func status() throws {
         func status(_ at: String) throws -> String {
-            let result = certkit(["inspect", "--json", "--at", at, Paths.sample("expired.pem")])
+            let result = certkit(["inspect", "--json", "--at", at, FixtureLocator.sample("expired.pem")])
             let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
             let certificates = try #require(json["certificates"] as? [[String: Any]])
             return try #require(certificates.first?["status"] as? String)
@@ -72,7 +68,7 @@ struct InspectTests {
 
     @Test("JSON schema: exactly the documented keys and value forms")
     func jsonSchema() throws {
-        let result = certkit(["inspect", "--json", "--at", "2030-06-01", Paths.sample("bundle.pem"), Paths.sample("server.pem")])
+        let result = certkit(["inspect", "--json", "--at", "2030-06-01", FixtureLocator.sample("bundle.pem"), FixtureLocator.sample("server.pem")])
         #expect(result.code == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
         #expect(Set(json.keys) == ["certificates"])
@@ -96,8 +92,8 @@ struct InspectTests {
             let extensions = try #require(certificate["extensions"] as? [[String: Any]])
             #expect(extensions.allSatisfy { Set($0.keys) == ["oid", "name", "critical"] })
         }
-        #expect(certificates[0]["file"] as? String == Paths.sample("bundle.pem"))
-        #expect(certificates[3]["file"] as? String == Paths.sample("server.pem"))
+        #expect(certificates[0]["file"] as? String == FixtureLocator.sample("bundle.pem"))
+        #expect(certificates[3]["file"] as? String == FixtureLocator.sample("server.pem"))
         let root = certificates[0]
         let constraints = try #require(root["basicConstraints"] as? [String: Any])
         #expect(Set(constraints.keys) == ["ca", "pathLength"])

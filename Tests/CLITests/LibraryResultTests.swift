@@ -1,5 +1,6 @@
 import CertKit
 import CertKitBackends
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -11,18 +12,13 @@ import Testing
 struct LibraryResultTests {
     /// The shim, built once per test process with the C compiler next to the toolchain (or cc), or nil.
     static let shim: String? = {
-        let source = Paths.root.appendingPathComponent("Tests/FaultShim/fault.c").path
+        let source = FixtureLocator.url("Tests/FaultShim/fault.c").path
         let output = FileManager.default.temporaryDirectory
             .appendingPathComponent("certkit-fault-\(ProcessInfo.processInfo.processIdentifier).so").path
         for compiler in ["clang", "cc", "gcc"] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [compiler, "-shared", "-fPIC", "-O1", "-o", output, source, "-ldl"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { continue }
-            process.waitUntilExit()
-            if process.terminationStatus == 0 { return output }
+            let command = ["/usr/bin/env", compiler, "-shared", "-fPIC", "-O1", "-o", output, source, "-ldl"]
+            guard let result = try? ProcessRunner.run(command) else { continue }
+            if result.status == 0 { return output }
         }
         return nil
     }()
@@ -34,11 +30,11 @@ struct LibraryResultTests {
         var at: String?
     }
 
-    static let rsa = Chain(chain: Paths.sample("server-chain.pem"), anchors: Paths.sample("root-ca.pem"),
+    static let rsa = Chain(chain: FixtureLocator.sample("server-chain.pem"), anchors: FixtureLocator.sample("root-ca.pem"),
                            host: "localhost", at: nil)
     static let ec = Chain(
-        chain: Paths.root.appendingPathComponent("Tests/Fixtures/scenarios/valid-chain-ec/chain.pem").path,
-        anchors: Paths.root.appendingPathComponent("Tests/Fixtures/scenarios/valid-chain-ec/root-ec.pem").path,
+        chain: FixtureLocator.scenario("valid-chain-ec/chain.pem"),
+        anchors: FixtureLocator.scenario("valid-chain-ec/root-ec.pem"),
         host: "leaf.example", at: "2030-06-01T00:00:00Z")
 
     /// `certkit evaluate --json` on `chain` with the shim answering `fault` ("NAME=VALUE"), or with no fault.
@@ -106,9 +102,8 @@ struct LibraryResultTests {
         try Self.expectRefused(Self.rsa, backend: "openssl", fault: "d2i_PublicKey=null", check: nil)
         try Self.expectRefused(Self.ec, backend: "openssl", fault: "EVP_PKEY_set1_encoded_public_key=0", check: nil)
         let ed25519 = Chain(
-            chain: Paths.root.appendingPathComponent("Tests/Fixtures/scenarios/attacks-ed25519-chain/chain.pem").path,
-            anchors: Paths.root.appendingPathComponent(
-                "Tests/Fixtures/scenarios/attacks-ed25519-chain/root-ed25519.pem").path,
+            chain: FixtureLocator.scenario("attacks-ed25519-chain/chain.pem"),
+            anchors: FixtureLocator.scenario("attacks-ed25519-chain/root-ed25519.pem"),
             host: "leaf.example", at: "2030-06-01T00:00:00Z")
         let rfc5280 = ["--profile", "rfc5280"]
         #expect(try Self.evaluate(ed25519, backend: "openssl", fault: nil, extra: rfc5280).code == 0)

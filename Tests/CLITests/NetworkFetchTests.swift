@@ -1,3 +1,4 @@
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -45,11 +46,8 @@ struct NetworkFetchTests {
             body = try pki.bytes(pki.intermediateDER)
         } else {
             let p7b = pki.directory.file("int.p7b")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-            process.arguments = ["crl2pkcs7", "-nocrl", "-certfile", pki.intermediate, "-outform", "DER", "-out", p7b]
-            try process.run()
-            process.waitUntilExit()
+            _ = try ProcessRunner.run(
+                ["/usr/bin/openssl", "crl2pkcs7", "-nocrl", "-certfile", pki.intermediate, "-outform", "DER", "-out", p7b])
             body = try pki.bytes(p7b)
         }
         server.route("/int.\(format)", .body(body))
@@ -82,7 +80,7 @@ struct NetworkFetchTests {
     @Test("failures: the URL down, an answer that is not HTTP, a 404, not a certificate, too large, a negative Content-Length, a redirect to https, an unrelated certificate")
     func failures() throws {
         let server = try LoopbackHTTPServer()
-        let downPort = try ConnectTestEnvironment.freePort()
+        let downPort = try LoopbackPort.free()
         let cases: [(url: String, reply: LoopbackHTTPServer.Reply?, problem: String?, outcome: String?)] = [
             ("http://127.0.0.1:\(downPort)/int.der", nil, "connection refused", nil),
             ("\(server.base)/raw", .raw(Array("hello".utf8)), "not an HTTP response", nil),

@@ -1,3 +1,4 @@
+import CertKitTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -9,26 +10,20 @@ import Testing
 struct NetworkRevocationTests {
     /// `openssl ocsp` answering from the intermediate's database, signing as the intermediate.
     final class Responder {
-        let process: ConnectTestProcess
-        let port: UInt16
+        let server: LoopbackServer
+        var port: UInt16 { server.port }
 
         init(_ pki: NetworkTestPKI, port: UInt16) throws {
             let file = pki.directory.file
-            process = try ConnectTestProcess([
-                "openssl", "ocsp", "-index", file("index.txt"), "-port", "\(port)", "-rsigner", file("int.pem"),
-                "-rkey", file("int.key"), "-CA", file("int.pem"), "-ndays", "1", "-ignore_err",
-            ])
-            self.port = port
             // Probe with a whole (malformed) request until it answers: openssl ocsp serves one connection at a time
             // and waits forever on one that closes without a request; -ignore_err keeps it serving afterwards.
-            var attempts = 0
-            while attempts < 100, !Self.answers(port: port) {
-                attempts += 1
-                usleep(50_000)
+            server = try LoopbackServer("openssl ocsp", port: port, attempts: 1, isReady: Self.answers(port:)) { port in
+                [
+                    "openssl", "ocsp", "-index", file("index.txt"), "-port", "\(port)", "-rsigner", file("int.pem"),
+                    "-rkey", file("int.key"), "-CA", file("int.pem"), "-ndays", "1", "-ignore_err",
+                ]
             }
         }
-
-        deinit { process.stop() }
 
         /// True when a server on 127.0.0.1:`port` answers `GET / HTTP/1.0` within a second.
         static func answers(port: UInt16) -> Bool {
@@ -65,11 +60,11 @@ struct NetworkRevocationTests {
 
     @Test("OCSP from the responder: good is checked (source ocsp), revoked is fatal", arguments: [false, true])
     func responder(_ revoked: Bool) throws {
-        let port = try ConnectTestEnvironment.freePort()
+        let port = try LoopbackPort.free()
         let pki = try NetworkTestPKI(leafIssuerURL: "http://127.0.0.1:1/unused", ocspURL: "http://127.0.0.1:\(port)")
         try pki.writeIntermediateDatabase(leafRevoked: revoked)
         let responder = try Responder(pki, port: port)
-        defer { responder.process.stop() }
+        defer { responder.server.stop() }
         let run = Self.evaluate(pki, [])
         let (code, revocation) = try Self.leafRevocation(run)
         #expect(code == (revoked ? 11 : 0), "\(run.stdoutText)")
@@ -82,7 +77,7 @@ struct NetworkRevocationTests {
 
     @Test("--require-revocation with the responder down: RevocationResponseRequired")
     func responderDown() throws {
-        let port = try ConnectTestEnvironment.freePort()
+        let port = try LoopbackPort.free()
         let pki = try NetworkTestPKI(leafIssuerURL: "http://127.0.0.1:1/unused", ocspURL: "http://127.0.0.1:\(port)")
         let (plain, _) = try Self.leafRevocation(Self.evaluate(pki, []))
         #expect(plain == 0)

@@ -1,3 +1,4 @@
+import CertKitTestSupport
 import Foundation
 
 /// A PKI made with the openssl command line at test time, because its authorityInfoAccess URLs name the port of
@@ -5,7 +6,8 @@ import Foundation
 /// The leaf's caIssuers is `leafIssuerURL`; the intermediate's is `intIssuerURL` when given; the leaf names
 /// `ocspURL` as its OCSP responder and `crlURL` as its CRL distribution point when given.
 struct NetworkTestPKI {
-    let directory: TemporaryDirectory
+    let pki: TestPKI
+    var directory: TemporaryDirectory { pki.directory }
     var root: String { directory.file("root.pem") }
     var intermediate: String { directory.file("int.pem") }
     var intermediateDER: String { directory.file("int.der") }
@@ -14,7 +16,7 @@ struct NetworkTestPKI {
     var unrelatedDER: String { directory.file("unrelated.der") }
 
     init(leafIssuerURL: String, intIssuerURL: String? = nil, ocspURL: String? = nil, crlURL: String? = nil) throws {
-        directory = try TemporaryDirectory()
+        pki = try TestPKI(prefix: "certkit-cli-tests")
         var extensions = """
             [ca]
             basicConstraints = critical, CA:TRUE
@@ -41,39 +43,21 @@ struct NetworkTestPKI {
             """
         if let crlURL { extensions += "crlDistributionPoints = URI:\(crlURL)\n" }
         try directory.write("ext.cnf", Array(extensions.utf8))
-        for name in ["root", "int", "leaf", "unrelated"] {
-            try run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "\(name).key"])
-        }
+        for name in ["root", "int", "leaf", "unrelated"] { try pki.makeKey(name, "ec:P-256") }
         for (name, subject) in [("root", "/CN=Network Test Root"), ("unrelated", "/CN=Unrelated")] {
             try run(["req", "-new", "-x509", "-key", "\(name).key", "-subj", subject, "-days", "365", "-sha256",
                      "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
                      "-out", "\(name).pem"])
         }
-        try issue("int", subject: "/CN=Network Test Int", by: "root", section: "int", serial: "2")
-        try issue("leaf", subject: "/CN=leaf.example", by: "int", section: "leaf", serial: "3")
+        try pki.issue("int", subject: "/CN=Network Test Int", issuer: "root", extensionFile: "ext.cnf", section: "int",
+                      serial: "2", days: 300)
+        try pki.issue("leaf", subject: "/CN=leaf.example", issuer: "int", extensionFile: "ext.cnf", section: "leaf",
+                      serial: "3", days: 300)
         try run(["x509", "-in", "int.pem", "-outform", "DER", "-out", "int.der"])
         try run(["x509", "-in", "unrelated.pem", "-outform", "DER", "-out", "unrelated.der"])
     }
 
-    private func issue(_ name: String, subject: String, by issuer: String, section: String, serial: String) throws {
-        try run(["req", "-new", "-key", "\(name).key", "-subj", subject, "-out", "\(name).csr"])
-        try run(["x509", "-req", "-in", "\(name).csr", "-CA", "\(issuer).pem", "-CAkey", "\(issuer).key", "-set_serial", serial,
-                 "-days", "300", "-sha256", "-extfile", "ext.cnf", "-extensions", section, "-out", "\(name).pem"])
-    }
-
-    private func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestServerError(description: "openssl \(arguments.prefix(2).joined(separator: " ")) failed")
-        }
-    }
+    private func run(_ arguments: [String]) throws { try pki.openssl(arguments) }
 
     /// Writes the intermediate's database (`index.txt`, as `openssl ocsp -index` and `openssl ca` read it) with
     /// the leaf valid or revoked, and its CRL (`int.crl.der`, 30 days) listing the leaf when revoked.
@@ -130,12 +114,12 @@ struct NetworkTestPKI {
         var issuer = "int"
         if forged {
             issuer = "rogue-int"
-            try run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "rogue-int.key"])
+            try pki.makeKey("rogue-int", "ec:P-256")
             try run(["req", "-new", "-x509", "-key", "rogue-int.key", "-subj", "/CN=Network Test Int", "-days", "365",
                      "-sha256", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign",
                      "-out", "rogue-int.pem"])
         }
-        try run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "\(name).key"])
+        try pki.makeKey(name, "ec:P-256")
         try run(["req", "-new", "-key", "\(name).key", "-subj", "/CN=Network Test Responder", "-out", "\(name).csr"])
         try run(["x509", "-req", "-in", "\(name).csr", "-CA", "\(issuer).pem", "-CAkey", "\(issuer).key",
                  "-set_serial", "9", "-days", "300", "-sha256", "-extfile", "\(name).cnf", "-extensions", "responder",
@@ -148,5 +132,5 @@ struct NetworkTestPKI {
     }
 
     /// The bytes of a file of the PKI.
-    func bytes(_ path: String) throws -> [UInt8] { try Paths.bytes(path) }
+    func bytes(_ path: String) throws -> [UInt8] { try FixtureLocator.bytes(path) }
 }

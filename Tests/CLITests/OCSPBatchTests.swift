@@ -1,4 +1,5 @@
 import CertKit
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -7,11 +8,11 @@ import Testing
 @Suite("evaluate --batch: OCSP responses per line")
 struct OCSPBatchTests {
     static func base64(_ name: String) throws -> String {
-        Data(try Paths.bytes(OCSPTests.file(name))).base64EncodedString()
+        Data(try FixtureLocator.bytes(OCSPTests.file(name))).base64EncodedString()
     }
 
     static func pem(_ name: String) throws -> String {
-        String(decoding: try Paths.bytes(OCSPTests.file(name)), as: UTF8.self)
+        String(decoding: try FixtureLocator.bytes(OCSPTests.file(name)), as: UTF8.self)
     }
 
     static func line(_ id: String, _ leaf: String, ocsp: Any?) throws -> String {

@@ -1,5 +1,6 @@
 import CertKit
 @testable import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -47,7 +48,7 @@ struct OCSPFreshnessTests {
     }
 
     static func thisUpdate(_ path: String) throws -> Date {
-        try #require(try OCSPResponse(derEncoded: Paths.bytes(path)).basic?.responses.first?.thisUpdate)
+        try #require(try OCSPResponse(derEncoded: FixtureLocator.bytes(path)).basic?.responses.first?.thisUpdate)
     }
 
     @Test("an answer without nextUpdate holds for a day after its thisUpdate: good a minute before, no answer a minute after")
@@ -55,7 +56,7 @@ struct OCSPFreshnessTests {
         let pki = try Self.pki()
         let response = pki.directory.file("no-next-update.der")
         try pki.writeOCSPResponse("no-next-update.der", days: nil)
-        let single = try #require(try OCSPResponse(derEncoded: Paths.bytes(response)).basic?.responses.first)
+        let single = try #require(try OCSPResponse(derEncoded: FixtureLocator.bytes(response)).basic?.responses.first)
         #expect(single.nextUpdate == nil, "the fixture has no nextUpdate")
         let end = single.thisUpdate.addingTimeInterval(24 * 3600)
         for (offset, good) in [(-60.0, true), (60, false), (30 * 24 * 3600, false)] {
@@ -68,11 +69,11 @@ struct OCSPFreshnessTests {
 
     @Test("an answer is not used before its thisUpdate: no answer a second before, good at thisUpdate")
     func beforeThisUpdate() throws {
-        let directory = Paths.root.appendingPathComponent("Tests/Fixtures/ocsp").path
+        let directory = FixtureLocator.fixture("ocsp")
         let response = "\(directory)/good.der"
         let thisUpdate = try Self.thisUpdate(response)
         let leaf = "\(directory)/leaf-good.pem"
-        let notBefore = try CertificateBundle.decode(Paths.bytes(leaf)).certificates[0].notBefore
+        let notBefore = try CertificateBundle.decode(FixtureLocator.bytes(leaf)).certificates[0].notBefore
         try #require(notBefore < thisUpdate.addingTimeInterval(-1), "the fixture's leaf must be valid before the answer")
         for (offset, good) in [(-1.0, false), (0, true)] {
             let outcome = try Self.evaluate(

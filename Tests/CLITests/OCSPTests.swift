@@ -1,5 +1,6 @@
 import CertKit
 @testable import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// (`--backend both`: the command fails with exit 3 when they disagree). Fixtures: the ocsp fixture set.
 @Suite("evaluate: OCSP responses and revocation modes")
 struct OCSPTests {
-    static let directory = Paths.root.appendingPathComponent("Tests/Fixtures/ocsp").path
+    static let directory = FixtureLocator.fixture("ocsp")
     static func file(_ name: String) -> String { "\(directory)/\(name)" }
     static func date(_ name: String) throws -> String {
         try String(contentsOfFile: file(name), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

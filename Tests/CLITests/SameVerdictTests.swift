@@ -1,6 +1,7 @@
 import CertKit
 import CertKitBackends
 @testable import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -40,7 +41,7 @@ struct SameVerdictTests {
         }
     }
 
-    static let scenario = Paths.root.appendingPathComponent("Tests/Fixtures/scenarios/validity-825-days-apple").path
+    static let scenario = FixtureLocator.scenario("validity-825-days-apple")
     static let chainPath = scenario + "/chain.pem"
     static let rootPath = scenario + "/root-rsa.pem"
     static let at = "2030-06-01T00:00:00Z"
@@ -48,8 +49,8 @@ struct SameVerdictTests {
     @Test("CLI and library agree", arguments: cases)
     func sameVerdict(_ testCase: Case) throws {
         let directory = try TemporaryDirectory()
-        let chain = try CertificateBundle.decode(try Paths.bytes(Self.chainPath)).certificates
-        let root = try CertificateBundle.decode(try Paths.bytes(Self.rootPath)).certificates
+        let chain = try CertificateBundle.decode(try FixtureLocator.bytes(Self.chainPath)).certificates
+        let root = try CertificateBundle.decode(try FixtureLocator.bytes(Self.rootPath)).certificates
         let backend = try #require(BackendRegistry.standard.backend(named: testCase.backend))
 
         // The command line, and the library set up the same way.
@@ -67,7 +68,7 @@ struct SameVerdictTests {
         case .systemRoots:
             // A bundle of two roots: the chain's and an unrelated one.
             let bundle = try directory.write(
-                "bundle.pem", try Paths.bytes(Paths.sample("root-ca.pem")) + Paths.bytes(Self.rootPath))
+                "bundle.pem", try FixtureLocator.bytes(FixtureLocator.sample("root-ca.pem")) + FixtureLocator.bytes(Self.rootPath))
             environment["SSL_CERT_FILE"] = bundle
             arguments += ["--system-roots"]
             evaluation.anchorsOnly = false

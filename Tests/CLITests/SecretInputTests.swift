@@ -1,5 +1,6 @@
 import CertKit
 @testable import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ struct SecretInputTests {
     @Test("a file, standard input and the errors of an ordinary read")
     func readSecret() throws {
         let key = IdentityPaths.fixture("client.key")
-        #expect(try reader.readSecret(key).withUnsafeBytes { Array($0) } == Paths.bytes(key))
+        #expect(try reader.readSecret(key).withUnsafeBytes { Array($0) } == FixtureLocator.bytes(key))
         #expect(try reader.readSecret("-").withUnsafeBytes { Array($0) } == Array("from stdin\n".utf8))
         let directory = try TemporaryDirectory()
         let empty = directory.file("empty")

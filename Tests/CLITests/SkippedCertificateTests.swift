@@ -1,6 +1,7 @@
 import CertKit
 import CertKitBackends
 import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -15,7 +16,7 @@ struct SkippedCertificateTests {
 
     /// `--intermediates` holding a garbage block, then the real intermediate.
     private func pool(_ directory: TemporaryDirectory) throws -> String {
-        let intermediate = try String(contentsOfFile: Paths.sample("intermediate-ca.pem"), encoding: .utf8)
+        let intermediate = try String(contentsOfFile: FixtureLocator.sample("intermediate-ca.pem"), encoding: .utf8)
         return try directory.write("pool.pem", Array((Self.garbageBlock + intermediate).utf8))
     }
 
@@ -24,8 +25,8 @@ struct SkippedCertificateTests {
     func intermediates(backend: String) throws {
         let directory = try TemporaryDirectory()
         let pool = try pool(directory)
-        let common = ["evaluate", "--backend", backend, "--anchors", Paths.sample("root-ca.pem"), "--intermediates", pool,
-                      "--host", "localhost", Paths.sample("server.pem")]
+        let common = ["evaluate", "--backend", backend, "--anchors", FixtureLocator.sample("root-ca.pem"), "--intermediates", pool,
+                      "--host", "localhost", FixtureLocator.sample("server.pem")]
         let json = certkit(common + ["--json"])
         #expect(json.code == 0, "\(json.stdoutText)\(json.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout)) as? [String: Any])
@@ -40,8 +41,8 @@ struct SkippedCertificateTests {
         #expect(lines.count == 1 && lines.first?.contains("certificate 0 of \(pool) does not decode") == true,
                 "\(text.stdoutText)")
         // Without a bad certificate there is no key and no line.
-        let clean = certkit(["evaluate", "--backend", backend, "--anchors", Paths.sample("root-ca.pem"), "--json",
-                             "--host", "localhost", Paths.sample("server-chain.pem")])
+        let clean = certkit(["evaluate", "--backend", backend, "--anchors", FixtureLocator.sample("root-ca.pem"), "--json",
+                             "--host", "localhost", FixtureLocator.sample("server-chain.pem")])
         #expect(!clean.stdoutText.contains("skippedCertificates"))
     }
 
@@ -49,11 +50,11 @@ struct SkippedCertificateTests {
           arguments: backends)
     func chainFile(backend: String) throws {
         let directory = try TemporaryDirectory()
-        let chain = try String(contentsOfFile: Paths.sample("server-chain.pem"), encoding: .utf8)
-        let leaf = try String(contentsOfFile: Paths.sample("server.pem"), encoding: .utf8)
-        let intermediate = try String(contentsOfFile: Paths.sample("intermediate-ca.pem"), encoding: .utf8)
+        let chain = try String(contentsOfFile: FixtureLocator.sample("server-chain.pem"), encoding: .utf8)
+        let leaf = try String(contentsOfFile: FixtureLocator.sample("server.pem"), encoding: .utf8)
+        let intermediate = try String(contentsOfFile: FixtureLocator.sample("intermediate-ca.pem"), encoding: .utf8)
         let extra = try directory.write("extra.pem", Array((leaf + Self.garbageBlock + intermediate).utf8))
-        let common = ["evaluate", "--backend", backend, "--anchors", Paths.sample("root-ca.pem"), "--json", "--host", "localhost"]
+        let common = ["evaluate", "--backend", backend, "--anchors", FixtureLocator.sample("root-ca.pem"), "--json", "--host", "localhost"]
         let run = certkit(common + [extra])
         #expect(run.code == 0, "\(run.stdoutText)\(run.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout)) as? [String: Any])
@@ -69,7 +70,7 @@ struct SkippedCertificateTests {
 
     @Test("evaluate --batch: a bad certificate after the leaf is skipped (source chain[N]); a bad leaf is invalid-chain")
     func batch() throws {
-        let ders = try BatchLines.derElements(Paths.sample("server-chain.pem"))
+        let ders = try BatchLines.derElements(FixtureLocator.sample("server-chain.pem"))
         let garbage = Data([0x30, 0x03, 0x02, 0x01, 0x00]).base64EncodedString()
         let lines = [
             BatchLines.line(["id": "skip", "chain": [ders[0], garbage, ders[1]]]),
@@ -78,11 +79,11 @@ struct SkippedCertificateTests {
             // takes the leaf's place.
             BatchLines.line([
                 "id": "leaf-in-pem",
-                "chain": [Self.garbageBlock + (try String(contentsOfFile: Paths.sample("intermediate-ca.pem"), encoding: .utf8))],
+                "chain": [Self.garbageBlock + (try String(contentsOfFile: FixtureLocator.sample("intermediate-ca.pem"), encoding: .utf8))],
             ]),
         ]
         let run = try BatchProcess.run(
-            ["evaluate", "--anchors", Paths.sample("root-ca.pem"), "--host", "localhost", "--batch", "-"], lines: lines)
+            ["evaluate", "--anchors", FixtureLocator.sample("root-ca.pem"), "--host", "localhost", "--batch", "-"], lines: lines)
         let objects = run.objects
         try #require(objects.count == 3, "\(run.stdout)\(run.stderr)")
         #expect(objects[0]["trusted"] as? Bool == true, "\(objects[0])")
@@ -130,18 +131,7 @@ struct SkippedCertificateTests {
     private func undecodableExtra(_ directory: TemporaryDirectory) throws -> String {
         var config = "[req]\ndistinguished_name=dn\nprompt=no\nx509_extensions=ext\n[dn]\nCN=too many extensions\n[ext]\n"
         for index in 1...65 { config += "1.3.6.1.4.1.55555.\(index)=ASN1:UTF8String:x\n" }
-        let configPath = try directory.write("extra.cnf", Array(config.utf8))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                             "-keyout", directory.file("extra.key"), "-out", directory.file("extra.pem"), "-days", "30",
-                             "-config", configPath]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "openssl req failed")
-        return directory.file("extra.pem")
+        return try TestPKI(in: directory).selfSigned("extra", config: config)
     }
 
     /// `openssl s_server -cert_chain` sends the extra certificates as given; gnutls-serv drops one that is not an
@@ -151,12 +141,12 @@ struct SkippedCertificateTests {
         let directory = try TemporaryDirectory()
         let extra = try undecodableExtra(directory)
         let kind = TLSTestServer.Kind.openssl
-        let server = try TLSTestServer(kind, certificate: Paths.sample("server.pem"), key: Paths.sample("server.key"),
-                                       chain: [extra, Paths.sample("intermediate-ca.pem")])
+        let server = try TLSTestServer(kind, certificate: FixtureLocator.sample("server.pem"), key: FixtureLocator.sample("server.key"),
+                                       chain: [extra, FixtureLocator.sample("intermediate-ca.pem")])
         defer { server.stop() }
         for tls in Self.backends {
             let run = certkitConnect("127.0.0.1:\(server.port)",
-                                     ["--tls", tls, "--backend", tls, "--anchors", Paths.sample("root-ca.pem"), "--json"])
+                                     ["--tls", tls, "--backend", tls, "--anchors", FixtureLocator.sample("root-ca.pem"), "--json"])
             #expect(run.status == 0, "\(kind) \(tls): \(run.stdout)\(run.stderr)")
             let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
             let skipped = object?["skippedCertificates"] as? [[String: Any]]
@@ -166,7 +156,7 @@ struct SkippedCertificateTests {
             // --show-chain names it in its place; --save-chain keeps it, as the server sent it.
             let saved = directory.file("saved-\(tls).pem")
             let text = certkitConnect("127.0.0.1:\(server.port)",
-                                      ["--tls", tls, "--anchors", Paths.sample("root-ca.pem"), "--show-chain", "--save-chain", saved])
+                                      ["--tls", tls, "--anchors", FixtureLocator.sample("root-ca.pem"), "--show-chain", "--save-chain", saved])
             #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
             #expect(text.stdout.contains("presented 3 certificates (\(tls))"), "\(text.stdout)")
             #expect(text.stdout.contains("  [1] does not decode (left out of the pool): "), "\(text.stdout)")

@@ -1,6 +1,7 @@
 import CertKit
 import CertKitBackends
 import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 /// `--anchors` and not to the system roots, as in the library.
 @Suite("--system-roots")
 struct SystemRootsTests {
-    static let scenario = Paths.root.appendingPathComponent("Tests/Fixtures/scenarios/validity-825-days-apple").path
+    static let scenario = FixtureLocator.scenario("validity-825-days-apple")
 
     @Test func systemRootsAreNotAppSuppliedAnchors() throws {
         let common = ["evaluate", "--host", "leaf.example", "--at", "2030-06-01T00:00:00Z", "--json"]

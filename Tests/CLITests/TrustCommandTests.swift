@@ -27,12 +27,12 @@ enum TrustFixtures {
 
     /// The PEM file of certificate `index` of `file`, written into `directory`.
     static func single(_ file: String, _ index: Int, in directory: TemporaryDirectory, name: String) throws -> String {
-        let certificate = try CertificateBundle.decode(try Paths.bytes(file)).certificates[index]
+        let certificate = try CertificateBundle.decode(try FixtureLocator.bytes(file)).certificates[index]
         return try directory.write(name, Array(PEM.encode(certificate.derEncoded).utf8))
     }
 
     static func sha256(_ file: String, _ index: Int = 0) throws -> String {
-        let certificate = try CertificateBundle.decode(try Paths.bytes(file)).certificates[index]
+        let certificate = try CertificateBundle.decode(try FixtureLocator.bytes(file)).certificates[index]
         return Hex.encode(try BackendRegistry.standard.backend(named: "openssl")!.digest(.sha256, of: certificate.derEncoded))
     }
 }
@@ -124,7 +124,7 @@ struct TrustCommandTests {
         #expect(mismatch.code == 1)
         #expect(mismatch.stderr.hasPrefix("certkit: \(TrustFixtures.root): refused: no certificate has SHA-256 abab"))
         // From standard input too.
-        let stdin = certkit(["trust", "add", "--store", store, "-"], stdin: try Paths.bytes(TrustFixtures.root))
+        let stdin = certkit(["trust", "add", "--store", store, "-"], stdin: try FixtureLocator.bytes(TrustFixtures.root))
         #expect(stdin.code == 0)
         #expect(certkit(["trust", "list", "--json", "--store", store]).stdoutText.contains("CN=Root RSA"))
     }
@@ -174,7 +174,7 @@ struct TrustCommandTests {
             #expect(run.stderrLines.count == 1, "\(arguments): \(run.stderr)")
             #expect(run.stdout.isEmpty, "\(arguments)")
         }
-        #expect(try Paths.bytes(file) == Array(text.utf8), "never overwritten")
+        #expect(try FixtureLocator.bytes(file) == Array(text.utf8), "never overwritten")
         #expect(!FileManager.default.fileExists(atPath: directory.file("bundle.pem")))
     }
 
@@ -219,7 +219,7 @@ struct TrustCommandTests {
         #expect(run.stdoutText == "exported 1 anchor to \(bundle) (1 left out)\n")
         #expect(run.stderr.contains("warning: not exported: CN=Int RSA"))
         #expect(run.stderr.contains("it has a deny setting"))
-        #expect(try CertificateBundle.decode(try Paths.bytes(bundle)).certificates == (try sampleOf(TrustFixtures.root)))
+        #expect(try CertificateBundle.decode(try FixtureLocator.bytes(bundle)).certificates == (try sampleOf(TrustFixtures.root)))
         let toStdout = certkit(["trust", "export", "--store", store, "--format", "pem-bundle", "-"])
         #expect(try CertificateBundle.decode(toStdout.stdout).certificates == (try sampleOf(TrustFixtures.root)))
         #expect(certkit(["trust", "export", "--store", store, bundle]).code == 2)
@@ -241,7 +241,7 @@ struct TrustCommandTests {
     }
 
     private func sampleOf(_ file: String) throws -> [Certificate] {
-        try CertificateBundle.decode(try Paths.bytes(file)).certificates
+        try CertificateBundle.decode(try FixtureLocator.bytes(file)).certificates
     }
 }
 

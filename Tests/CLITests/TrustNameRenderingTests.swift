@@ -1,5 +1,6 @@
 import CertKit
 import CertKitBackends
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -11,13 +12,7 @@ struct TrustNameRenderingTests {
     private func escapeCA(_ directory: TemporaryDirectory) throws -> String {
         let config = "[req]\ndistinguished_name=dn\nprompt=no\nx509_extensions=ext\nstring_mask=utf8only\n"
             + "[dn]\nCN=esc\u{1B}[31mred\nO=Org\n[ext]\nbasicConstraints=critical,CA:true\nkeyUsage=critical,keyCertSign,cRLSign\n"
-        let configPath = try directory.write("esc.cnf", Array(config.utf8))
-        let made = try TrustStoreProcessTests.tool([
-            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-            "-keyout", directory.file("esc.key"), "-out", directory.file("esc.pem"), "-days", "30", "-config", configPath,
-        ])
-        try #require(made.status == 0, "\(made.output)")
-        return directory.file("esc.pem")
+        return try TestPKI(in: directory).selfSigned("esc", config: config)
     }
 
     @Test("text and JSON: trust list/show/remove/export agree with inspect byte for byte",

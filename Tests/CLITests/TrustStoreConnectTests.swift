@@ -1,4 +1,5 @@
 import CertKit
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -6,10 +7,10 @@ import Testing
 /// `certkit trust add URL --sha256 …`, then `certkit connect --trust-store` to TLS servers under that root.
 @Suite("trust store: download, then connect", .serialized)
 struct TrustStoreConnectTests {
-    private static func sample(_ name: String) -> String { ConnectTestEnvironment.sample(name) }
+    private static func sample(_ name: String) -> String { FixtureLocator.sample(name) }
 
     private static func rootDER() throws -> [UInt8] {
-        try CertificateBundle.decode(try Paths.bytes(sample("root-ca.pem"))).certificates[0].derEncoded
+        try CertificateBundle.decode(try FixtureLocator.bytes(sample("root-ca.pem"))).certificates[0].derEncoded
     }
 
     @Test("download with --sha256 (a mismatch refused), then proceed; deny on the intermediate; scoped settings",

@@ -9,31 +9,15 @@ import Testing
 @Suite("trust store: processes", .serialized)
 struct TrustStoreProcessTests {
     /// Starts `certkit` with `arguments` without waiting.
-    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(BinaryTests.executable, "build the certkit product first"))
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return (process, output, error)
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> RunningProcess {
+        let executable = try #require(BinaryTests.executable, "build the certkit product first")
+        return try RunningProcess([executable] + arguments, environment: environment)
     }
 
-    /// Runs any program and returns its status and output.
+    /// Runs any program and returns its status and output (standard error joined to standard output).
     static func tool(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try ProcessRunner.run(["/usr/bin/env"] + arguments, output: .merged)
+        return (result.status, result.stdoutText)
     }
 
     @Test("eight 'certkit trust add' processes at once: nothing is lost")
@@ -48,11 +32,9 @@ struct TrustStoreProcessTests {
         // A first setting exists, so every process reads, changes and rewrites a real file.
         #expect(try BinaryTests.run(["trust", "add", "--store", store, TrustFixtures.root]).code == 0)
         let processes = try files.map { try Self.start(["trust", "add", "--store", store, $0]) }
-        for (process, output, error) in processes {
-            let out = output.fileHandleForReading.readDataToEndOfFile()
-            let err = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(String(decoding: out + err, as: UTF8.self))")
+        for process in processes {
+            let result = process.wait()
+            #expect(result.status == 0, "\(result.stdoutText + result.stderrText)")
         }
         let list = try BinaryTests.run(["trust", "list", "--json", "--store", store])
         #expect(list.code == 0)
@@ -72,7 +54,7 @@ struct TrustStoreProcessTests {
         let directory = try TemporaryDirectory()
         let store = directory.file("store")
         #expect(try BinaryTests.run(["trust", "add", "--store", store, TrustFixtures.root]).code == 0)
-        let before = try Paths.bytes(store + "/trust-store.json")
+        let before = try FixtureLocator.bytes(store + "/trust-store.json")
         let executable = try #require(BinaryTests.executable)
         // At most 2 KiB per file (1 KiB under dash): the new file (three certificates, over 4 KiB) cannot be written
         // whole. SIGXFSZ is ignored, so write(2) fails with EFBIG and certkit reports it.
@@ -82,7 +64,7 @@ struct TrustStoreProcessTests {
         ])
         #expect(run.status == 1, "\(run.output)")
         #expect(run.output.hasPrefix("certkit: \(store)/trust-store.json: cannot write: File too large"), "\(run.output)")
-        #expect(try Paths.bytes(store + "/trust-store.json") == before)
+        #expect(try FixtureLocator.bytes(store + "/trust-store.json") == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: store).sorted() == ["trust-store.json", "trust-store.lock"])
         // The same process killed by SIGXFSZ mid-write: the store is still whole, and the next writer cleans up.
         let killed = try Self.tool([
@@ -90,7 +72,7 @@ struct TrustStoreProcessTests {
             TrustFixtures.scenario("valid-chain-rsa/chain.pem"),
         ])
         #expect(killed.status != 0)
-        #expect(try Paths.bytes(store + "/trust-store.json") == before)
+        #expect(try FixtureLocator.bytes(store + "/trust-store.json") == before)
         #expect(try BinaryTests.run(["trust", "list", "--store", store]).code == 0)
         #expect(try BinaryTests.run(["trust", "add", "--store", store, TrustFixtures.chain]).code == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: store).sorted() == ["trust-store.json", "trust-store.lock"])
@@ -107,7 +89,7 @@ struct TrustStoreProcessTests {
         #expect(try BinaryTests.run(["trust", "add", "--store", directory, TrustFixtures.root]).code == 0)
         let file = directory + "/trust-store.json"
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
-        let before = try Paths.bytes(file)
+        let before = try FixtureLocator.bytes(file)
         let executable = try #require(BinaryTests.executable)
         let probe = try Self.tool(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", executable, "--version"])
         try #require(probe.status == 0, "nobody cannot run \(executable): \(probe.output)")
@@ -122,14 +104,14 @@ struct TrustStoreProcessTests {
         ])
         #expect(evaluate.status == 1)
         #expect(evaluate.output == "certkit: \(file): cannot read: Permission denied\n")
-        #expect(try Paths.bytes(file) == before)
+        #expect(try FixtureLocator.bytes(file) == before)
     }
 
     @Test("export to a directory: a hash-named sub-directory is refused, never deleted; an earlier export's stale file is")
     func exportNeverDeletesADirectory() throws {
         let directory = try TemporaryDirectory()
         let store = directory.file("store")
-        #expect(try BinaryTests.run(["trust", "add", "--store", store, Paths.sample("root-ca.pem")]).code == 0)
+        #expect(try BinaryTests.run(["trust", "add", "--store", store, FixtureLocator.sample("root-ca.pem")]).code == 0)
         let capath = directory.file("capath")
         let precious = (capath as NSString).appendingPathComponent("deadbeef.0/precious")
         try FileManager.default.createDirectory(atPath: precious, withIntermediateDirectories: true)
@@ -150,14 +132,14 @@ struct TrustStoreProcessTests {
     func exportForOpenSSLAndGnuTLS() throws {
         let directory = try TemporaryDirectory()
         let store = directory.file("store")
-        #expect(try BinaryTests.run(["trust", "add", "--store", store, Paths.sample("root-ca.pem")]).code == 0)
+        #expect(try BinaryTests.run(["trust", "add", "--store", store, FixtureLocator.sample("root-ca.pem")]).code == 0)
         let capath = directory.file("capath")
         let exported = try BinaryTests.run(["trust", "export", "--store", store, "--format", "openssl-dir", capath])
         #expect(exported.code == 0, "\(exported.stderr)")
-        let hash = try Self.tool(["openssl", "x509", "-noout", "-subject_hash", "-in", Paths.sample("root-ca.pem")])
+        let hash = try Self.tool(["openssl", "x509", "-noout", "-subject_hash", "-in", FixtureLocator.sample("root-ca.pem")])
         #expect(try FileManager.default.contentsOfDirectory(atPath: capath) == [hash.output.trimmingCharacters(in: .whitespacesAndNewlines) + ".0"])
         let verify = try Self.tool([
-            "openssl", "verify", "-CApath", capath, "-untrusted", Paths.sample("intermediate-ca.pem"), Paths.sample("server.pem"),
+            "openssl", "verify", "-CApath", capath, "-untrusted", FixtureLocator.sample("intermediate-ca.pem"), FixtureLocator.sample("server.pem"),
         ])
         #expect(verify.status == 0, "\(verify.output)")
         #expect(verify.output.contains(": OK"))
@@ -165,20 +147,20 @@ struct TrustStoreProcessTests {
         let empty = directory.file("empty")
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         #expect(try Self.tool([
-            "openssl", "verify", "-no-CAfile", "-no-CAstore", "-CApath", empty, "-untrusted", Paths.sample("intermediate-ca.pem"),
-            Paths.sample("server.pem"),
+            "openssl", "verify", "-no-CAfile", "-no-CAstore", "-CApath", empty, "-untrusted", FixtureLocator.sample("intermediate-ca.pem"),
+            FixtureLocator.sample("server.pem"),
         ]).status != 0)
 
         let bundle = directory.file("bundle.pem")
         #expect(try BinaryTests.run(["trust", "export", "--store", store, "--format", "pem-bundle", bundle]).code == 0)
         let certtool = try Self.tool([
-            "certtool", "--verify", "--load-ca-certificate", bundle, "--infile", Paths.sample("server-chain.pem"),
+            "certtool", "--verify", "--load-ca-certificate", bundle, "--infile", FixtureLocator.sample("server-chain.pem"),
         ])
         #expect(certtool.status == 0, "\(certtool.output)")
-        #expect(try Self.tool(["openssl", "verify", "-CAfile", bundle, "-untrusted", Paths.sample("intermediate-ca.pem"), Paths.sample("server.pem")]).status == 0)
+        #expect(try Self.tool(["openssl", "verify", "-CAfile", bundle, "-untrusted", FixtureLocator.sample("intermediate-ca.pem"), FixtureLocator.sample("server.pem")]).status == 0)
         let both = try BinaryTests.run([
             "evaluate", "--backend", "both", "--anchors", bundle, "--host", "localhost", "--at", "2030-06-01",
-            Paths.sample("server-chain.pem"),
+            FixtureLocator.sample("server-chain.pem"),
         ])
         #expect(both.code == 0, "\(String(decoding: both.stdout, as: UTF8.self))")
     }

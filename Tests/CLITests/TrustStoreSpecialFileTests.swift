@@ -21,33 +21,9 @@ struct TrustStoreSpecialFileTests {
 
     /// Runs `certkit arguments` (standard input: /dev/null), killing it after ``watchdog`` seconds.
     static func run(_ arguments: [String]) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(BinaryTests.executable, "build the certkit product first"))
-        process.arguments = arguments
-        let directory = try TemporaryDirectory()
-        let outPath = directory.file("out"), errPath = directory.file("err")
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        try process.run()
-        let deadline = Date().addingTimeInterval(watchdog)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        let hung = process.isRunning
-        if hung {
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-        return Outcome(code: process.terminationStatus, stdout: Self.text(outPath), stderr: Self.text(errPath), hung: hung)
-    }
-
-    /// The file's text, read through a FileHandle (`String(contentsOfFile:)` leaks its buffer for an empty file in
-    /// this toolchain's Foundation, which LeakSanitizer reports in the AddressSanitizer pass).
-    static func text(_ path: String) -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
-        defer { try? handle.close() }
-        return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        let executable = try #require(BinaryTests.executable, "build the certkit product first")
+        let result = try ProcessRunner.run([executable] + arguments, timeout: watchdog)
+        return Outcome(code: result.status, stdout: result.stdoutText, stderr: result.stderrText, hung: result.timedOut)
     }
 
     /// Every command that reads or changes the store in `store`.

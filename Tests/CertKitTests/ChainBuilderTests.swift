@@ -2,13 +2,13 @@ import CertKit
 import CertKitBackends
 import CertKitGnuTLS
 import CertKitOpenSSL
+import CertKitTestSupport
 import Foundation
 import Testing
 
 @Suite("Chain building")
 struct ChainBuilderTests {
-    static let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/scenarios")
+    static let scenarios = FixtureLocator.scenarios
     static let date = Date(timeIntervalSince1970: 1_906_934_400)  // 2030-06-06
 
     static func load(_ relative: String) throws -> [Certificate] {
@@ -18,8 +18,8 @@ struct ChainBuilderTests {
     /// A leaf named as issued by "CN=Mesh CA" but with no authority key identifier, so every one of the 150
     /// mesh certificates is an issuer candidate at every level: the hostile case the work limits exist for.
     static func leafWithoutKeyIdentifier() throws -> Certificate {
-        let directory = try EncodingTestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "certkit-encoding")
+        let directory = temporary.url
         let d = directory.path
         try EncodingTestSupport.shell("""
             cd '\(d)' && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ca.key \

@@ -2,6 +2,7 @@ import CertKit
 import CertKitBackends
 import CertKitGnuTLS
 import CertKitOpenSSL
+import CertKitTestSupport
 import Foundation
 
 /// Fixture loading and evaluation inputs shared by the cache and concurrency tests.
@@ -11,9 +12,7 @@ enum ConcurrencyFixtures {
     }
 
     /// The scenarios directory (Tests/Fixtures/scenarios).
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/scenarios")
+    static let directory = FixtureLocator.scenarios
 
     /// An ISO 8601 day at midnight UTC, e.g. `date("2030-06-01")`.
     static func date(_ day: String) -> Date {

@@ -1,47 +1,34 @@
 @testable import CertKit
 import CertKitOpenSSL
+import CertKitTestSupport
 import Foundation
 import Synchronization
 import Testing
 
-/// The real OpenSSL backend, instrumented: counts verifications in flight (to prove the serial evaluator never
-/// overlaps them) and can call back into a serial evaluator from inside a verification, i.e. from the serial
-/// evaluator's own queue.
-final class InstrumentedBackend: TrustBackend {
-    let real = OpenSSLBackend()
+/// The real OpenSSL backend, instrumented (a ``ForwardingBackend`` whose signature checks go through the probe):
+/// counts verifications in flight (to prove the serial evaluator never overlaps them) and can call back into a
+/// serial evaluator from inside a verification, i.e. from the serial evaluator's own queue.
+final class InFlightProbe: Sendable {
     let inFlight = Atomic<Int>(0)
     let maxInFlight = Atomic<Int>(0)
     /// When set, the first verification calls `reentry` synchronously (once).
     let reentry = CacheLock<(@Sendable () -> Void)?>(nil)
 
-    var name: String { real.name }
-    func checkImport(_ der: [UInt8]) throws(BackendError) { try real.checkImport(der) }
-    func digest(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) throws(BackendError) -> [UInt8] {
-        try real.digest(algorithm, of: bytes)
-    }
-    func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore {
-        try real.prepareAnchors(anchors)
-    }
-    /// Instrumented here: every evaluation verifies a signature (the library's verdict runs only in the audit mode).
-    func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
-        let now = inFlight.add(1, ordering: .sequentiallyConsistent).newValue
-        maxInFlight.max(now, ordering: .sequentiallyConsistent)
-        defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
-        if let body = reentry.withLock({ slot -> (@Sendable () -> Void)? in
-            defer { slot = nil }
-            return slot
-        }) {
-            body()
-        }
-        return try real.verifySignature(input)
-    }
-    func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
-        real.librarySignatureDigest(of: certificate)
-    }
-    func libraryVerdict(
-        on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
-    ) throws(BackendError) -> [LibraryFact] {
-        try real.libraryVerdict(on: path, anchors: anchors, at: date, crls: crls)
+    /// The instrumented backend. Instrumented in its signature checks: every evaluation verifies a signature (the
+    /// library's verdict runs only in the audit mode).
+    var backend: ForwardingBackend {
+        ForwardingBackend(OpenSSLBackend(), overrides: .init(verifySignature: { input, real throws(BackendError) in
+            let now = self.inFlight.add(1, ordering: .sequentiallyConsistent).newValue
+            self.maxInFlight.max(now, ordering: .sequentiallyConsistent)
+            defer { self.inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+            if let body = self.reentry.withLock({ slot -> (@Sendable () -> Void)? in
+                defer { slot = nil }
+                return slot
+            }) {
+                body()
+            }
+            return try real.verifySignature(input)
+        }))
     }
 }
 
@@ -68,8 +55,8 @@ struct ConcurrencySerialEvaluatorTests {
 
     @Test("synchronous calls from 8 threads: correct reports, never two evaluations at once")
     func syncFromManyThreads() {
-        let backend = InstrumentedBackend()
-        let serial = SerialTrustEvaluator(evaluator: TrustEvaluator(backend: backend, configuration: .uncached))
+        let probe = InFlightProbe()
+        let serial = SerialTrustEvaluator(evaluator: TrustEvaluator(backend: probe.backend, configuration: .uncached))
         let wrong = Atomic<Int>(0)
         let group = DispatchGroup()
         for thread in 0..<8 {
@@ -84,17 +71,17 @@ struct ConcurrencySerialEvaluatorTests {
         }
         group.wait()
         #expect(wrong.load(ordering: .relaxed) == 0)
-        #expect(backend.maxInFlight.load(ordering: .sequentiallyConsistent) == 1)
+        #expect(probe.maxInFlight.load(ordering: .sequentiallyConsistent) == 1)
     }
 
     @Test("a synchronous call from the evaluator's own queue does not deadlock")
     func syncFromOwnQueue() {
-        let backend = InstrumentedBackend()
-        let serial = SerialTrustEvaluator(evaluator: TrustEvaluator(backend: backend, configuration: .uncached))
+        let probe = InFlightProbe()
+        let serial = SerialTrustEvaluator(evaluator: TrustEvaluator(backend: probe.backend, configuration: .uncached))
         let inner = CacheLock<TrustReport?>(nil)
         let wrongHost = self.wrongHost
         // The first verification runs on the serial queue and evaluates again, synchronously, from there.
-        backend.reentry.withLock { $0 = { inner.withLock { $0 = serial.evaluate(wrongHost) } } }
+        probe.reentry.withLock { $0 = { inner.withLock { $0 = serial.evaluate(wrongHost) } } }
         let done = DispatchSemaphore(value: 0)
         let outer = CacheLock<TrustReport?>(nil)
         let valid = self.valid
@@ -109,8 +96,8 @@ struct ConcurrencySerialEvaluatorTests {
 
     @Test("async/await from 32 tasks: correct reports, never two evaluations at once")
     func asyncFromManyTasks() async {
-        let backend = InstrumentedBackend()
-        let serial = SerialTrustEvaluator(evaluator: TrustEvaluator(backend: backend, configuration: .uncached))
+        let probe = InFlightProbe()
+        let serial = SerialTrustEvaluator(evaluator: TrustEvaluator(backend: probe.backend, configuration: .uncached))
         let results = await withTaskGroup(of: Bool.self, returning: [Bool].self) { group in
             for task in 0..<32 {
                 let (evaluation, report) = expected(task)
@@ -120,7 +107,7 @@ struct ConcurrencySerialEvaluatorTests {
         }
         #expect(results.count == 32)
         #expect(results.allSatisfy { $0 })
-        #expect(backend.maxInFlight.load(ordering: .sequentiallyConsistent) == 1)
+        #expect(probe.maxInFlight.load(ordering: .sequentiallyConsistent) == 1)
     }
 
     @Test("completion handlers are delivered on the named queue, from many callers")

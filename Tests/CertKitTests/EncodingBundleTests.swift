@@ -1,6 +1,7 @@
+@testable import CertKit
+import CertKitTestSupport
 import Foundation
 import Testing
-@testable import CertKit
 
 @Suite struct EncodingBundleTests {
     /// Two self-signed certificates, a key, their DER forms and a PKCS#7 bundle of both, made by the openssl CLI.
@@ -17,10 +18,10 @@ import Testing
     static let shared = Result { try makeMaterial() }
 
     static func makeMaterial() throws -> Material {
-        let directory = try EncodingTestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let first = try EncodingTestSupport.makeCertificate(in: directory, name: "one", key: "ec:prime256v1", subject: "/CN=one.example")
-        let second = try EncodingTestSupport.makeCertificate(in: directory, name: "two", key: "ec:secp384r1", subject: "/CN=two.example")
+        let pki = try TestPKI(prefix: "certkit-encoding")
+        let directory = pki.directory.url
+        let first = try pki.selfSigned("one", subject: "/CN=one.example", key: "ec:prime256v1")
+        let second = try pki.selfSigned("two", subject: "/CN=two.example", key: "ec:secp384r1")
         let path = directory.path
         try EncodingTestSupport.shell("""
             cd '\(path)' && openssl x509 -in one.pem -outform DER -out one.der && openssl x509 -in two.pem -outform DER -out two.der \

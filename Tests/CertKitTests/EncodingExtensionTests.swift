@@ -1,6 +1,7 @@
+@testable import CertKit
+import CertKitTestSupport
 import Foundation
 import Testing
-@testable import CertKit
 
 /// Extension edge cases on hand-built encodings: duplicates, undecodable values, unusual GeneralNames.
 @Suite struct EncodingExtensionTests {
@@ -80,8 +81,8 @@ import Testing
     }
 
     @Test func rsassaPSSHashComesFromParameters() throws {
-        let directory = try EncodingTestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "certkit-encoding")
+        let directory = temporary.url
         let pem = directory.appendingPathComponent("pss.pem")
         try EncodingTestSupport.shell("openssl req -x509 -newkey rsa:2048 -nodes -keyout '\(directory.path)/k' -subj /CN=pss -sha384 -sigopt rsa_padding_mode:pss -out '\(pem.path)' 2>/dev/null")
         let parsed = try #require(try CertificateBundle.decode(EncodingTestSupport.read(pem)).certificates.first)

@@ -1,11 +1,11 @@
+@testable import CertKit
+import CertKitTestSupport
 import Foundation
 import Testing
-@testable import CertKit
 
 /// The demo PKI in Samples/, checked against the openssl CLI.
 @Suite struct EncodingSamplesTests {
-    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Samples")
+    static let samples = FixtureLocator.samples
 
     static let files = ["root-ca.pem", "intermediate-ca.pem", "server.pem", "self-signed.pem", "expired.pem", "wrong-host.pem"]
 

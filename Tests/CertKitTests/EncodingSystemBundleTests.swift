@@ -1,6 +1,7 @@
+@testable import CertKit
+import CertKitTestSupport
 import Foundation
 import Testing
-@testable import CertKit
 
 /// Every certificate of the system CA bundle, checked against the openssl CLI (run once over the bundle).
 @Suite(.serialized) struct EncodingSystemBundleTests {
@@ -15,8 +16,8 @@ import Testing
     static let shared = Result { try opensslView() }
 
     static func opensslView() throws -> OpenSSLView {
-        let directory = try EncodingTestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "certkit-encoding")
+        let directory = temporary.url
         let script = """
             cd '\(directory.path)' && awk '/-----BEGIN CERTIFICATE-----/ { n++; file = sprintf("c%04d.pem", n) } \
             file { print > file } /-----END CERTIFICATE-----/ { close(file); file = "" }' \

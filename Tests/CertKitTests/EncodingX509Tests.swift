@@ -1,7 +1,8 @@
+@testable import CertKit
 import CertKitOpenSSL
+import CertKitTestSupport
 import Foundation
 import Testing
-@testable import CertKit
 
 /// Certificate fields against what the openssl CLI reports for certificates it made.
 @Suite struct EncodingX509Tests {
@@ -13,9 +14,8 @@ import Testing
 
     static func make(name: String, key: String = "rsa:2048", subject: String = "/CN=test.example/O=Example Org/C=US",
                      extensions: [String] = [], extraFlags: String = "") throws -> Made {
-        let directory = try EncodingTestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let pem = try EncodingTestSupport.makeCertificate(in: directory, name: name, key: key, subject: subject, extensions: extensions)
+        let pki = try TestPKI(prefix: "certkit-encoding")
+        let pem = try pki.selfSigned(name, subject: subject, key: key, extensions: extensions)
         let text = try EncodingTestSupport.openssl("x509 -in '\(pem.path)' -noout -subject -nameopt RFC2253 -serial -startdate -enddate -dateopt iso_8601 -text \(extraFlags)")
         let bundle = try CertificateBundle.decode(EncodingTestSupport.read(pem))
         return Made(certificate: try #require(bundle.certificates.first), opensslText: text)
@@ -131,8 +131,8 @@ import Testing
     }
 
     @Test func multiValuedRDN() throws {
-        let directory = try EncodingTestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "certkit-encoding")
+        let directory = temporary.url
         let pem = directory.appendingPathComponent("m.pem")
         try EncodingTestSupport.shell("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout '\(directory.path)/m.key' -multivalue-rdn -subj '/O=Org/CN=a+UID=b' -out '\(pem.path)' 2>/dev/null")
         let certificate = try #require(try CertificateBundle.decode(EncodingTestSupport.read(pem)).certificates.first)

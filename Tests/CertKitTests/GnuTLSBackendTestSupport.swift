@@ -1,7 +1,8 @@
-import Foundation
-import Testing
 @testable import CertKit
 import CertKitGnuTLS
+import CertKitTestSupport
+import Foundation
+import Testing
 
 /// Loads the committed conformance fixtures (Tests/Fixtures/scenarios) for the GnuTLS backend tests.
 enum GnuTLSFixtures {
@@ -12,9 +13,7 @@ enum GnuTLSFixtures {
     /// 2030-06-01T00:00:00Z, the fixtures' verify date.
     static let verifyDate = Date(timeIntervalSince1970: 1_906_502_400)
 
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/scenarios")
+    static let directory = FixtureLocator.scenarios
 
     /// The DER of every PEM block in `relativePath` (e.g. `valid-chain-rsa/chain.pem`).
     static func derBlocks(_ relativePath: String) throws -> [[UInt8]] {

@@ -1,12 +1,12 @@
 import CertKit
 import CertKitBackends
+import CertKitTestSupport
 import Foundation
 import Testing
 
 /// The client-identity fixtures (the identity fixture set, Scripts/fixtures.sh --set identity).
 enum IdentityFixtures {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/identity")
+    static let directory = FixtureLocator.fixtures.appendingPathComponent("identity")
 
     static func bytes(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: directory.appendingPathComponent(name)))

@@ -20,14 +20,14 @@ import Testing
     func offByDefault() throws {
         #expect(!TrustEvaluator.Configuration.default.libraryAudit)
         #expect(!TrustEvaluator.Configuration().libraryAudit)
-        let report = TrustEvaluator(backend: FixedOpinionBackend(facts: [Self.objection])).evaluate(try Self.evaluation())
+        let report = TrustEvaluator(backend: ForwardingBackend.fixedOpinion([Self.objection])).evaluate(try Self.evaluation())
         #expect(report.result == .unspecified)
         #expect(report.libraryVerdict.isEmpty)
     }
 
     @Test("audit: a refusal no core rule explains is LibraryVerdict with the library's words")
     func unexplainedRefusal() throws {
-        let report = TrustEvaluator(backend: FixedOpinionBackend(facts: [Self.objection]), configuration: .audit)
+        let report = TrustEvaluator(backend: ForwardingBackend.fixedOpinion([Self.objection]), configuration: .audit)
             .evaluate(try Self.evaluation())
         #expect(report.result == .recoverableTrustFailure)
         #expect(report.checks == [[.libraryVerdict], [], []])
@@ -48,7 +48,7 @@ import Testing
         var wrongHost = try Self.evaluation()
         wrongHost.policies = [.sslServer(host: "other.example")]
         let evaluator = TrustEvaluator(
-            backend: FixedOpinionBackend(facts: [LibraryFact(.expired, index: 0, words: "certificate has expired")]),
+            backend: ForwardingBackend.fixedOpinion([LibraryFact(.expired, index: 0, words: "certificate has expired")]),
             configuration: .audit)
         var expired = try Self.evaluation()
         expired.verifyDate = try Fixtures.date("2099-06-01T00:00:00Z")
@@ -61,7 +61,7 @@ import Testing
     @Test("audit: a status the backend has no name for fails closed as LibraryVerdict")
     func unknownStatusFailsClosed() throws {
         let report = TrustEvaluator(
-            backend: FixedOpinionBackend(facts: [LibraryFact(.unknown, words: "status bits 0x40000000")]),
+            backend: ForwardingBackend.fixedOpinion([LibraryFact(.unknown, words: "status bits 0x40000000")]),
             configuration: .audit
         ).evaluate(try Self.evaluation())
         #expect(!report.isTrusted)
@@ -70,7 +70,7 @@ import Testing
 
     @Test("the core's own failures stand without the audit (a wrong host, an unknown root)")
     func defaultKeepsCoreFailures() throws {
-        let evaluator = TrustEvaluator(backend: FixedOpinionBackend(facts: []))
+        let evaluator = TrustEvaluator(backend: ForwardingBackend.fixedOpinion([]))
         var wrongHost = try Self.evaluation()
         wrongHost.policies = [.sslServer(host: "other.example")]
         #expect(evaluator.evaluate(wrongHost).allFailures.contains(.sslHostname))

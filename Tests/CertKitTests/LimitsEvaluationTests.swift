@@ -7,41 +7,9 @@ import Foundation
 import Synchronization
 import Testing
 
-/// A real backend, counting the work it is asked to do on paths (signature checks and library verdicts).
-final class CountingBackend: TrustBackend {
-    let real: any TrustBackend
-    /// Signature checks and library verdicts.
-    let verifications = Atomic<Int>(0)
-    /// Signature checks alone.
-    let signatureVerifications = Atomic<Int>(0)
-    /// Digests computed.
-    let digests = Atomic<Int>(0)
-
-    init(_ real: any TrustBackend = OpenSSLBackend()) { self.real = real }
-
-    var name: String { real.name }
-    func checkImport(_ der: [UInt8]) throws(BackendError) { try real.checkImport(der) }
-    func digest(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) throws(BackendError) -> [UInt8] {
-        digests.add(1, ordering: .relaxed)
-        return try real.digest(algorithm, of: bytes)
-    }
-    func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore {
-        try real.prepareAnchors(anchors)
-    }
-    func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
-        verifications.add(1, ordering: .relaxed)
-        signatureVerifications.add(1, ordering: .relaxed)
-        return try real.verifySignature(input)
-    }
-    func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
-        real.librarySignatureDigest(of: certificate)
-    }
-    func libraryVerdict(
-        on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
-    ) throws(BackendError) -> [LibraryFact] {
-        verifications.add(1, ordering: .relaxed)
-        return try real.libraryVerdict(on: path, anchors: anchors, at: date, crls: crls)
-    }
+extension ForwardingBackend {
+    /// Signature checks and library verdicts: the work the backend was asked to do on paths.
+    var verifications: Int { calls(to: .verifySignature) + calls(to: .libraryVerdict) }
 }
 
 /// The evaluation bounds of `Limits` (fatal `ResourceLimit`, never covered), the path-building budget, and the
@@ -75,7 +43,7 @@ struct LimitsEvaluationTests {
     func poolBound() throws {
         let leaf = try Certificate(derEncoded: AdversarialMatrix.bytes("leaf.der"))
         let pool = try Self.selfNamedCAs(3)
-        let backend = CountingBackend()
+        let backend = ForwardingBackend(OpenSSLBackend())
         let evaluator = TrustEvaluator(backend: backend, limits: Self.limits { $0.maxPoolCertificates = 2 })
         var evaluation = TrustEvaluation(certificates: [leaf] + pool, verifyDate: Self.date)
         Self.expectRefused(evaluator.evaluate(evaluation), naming: "maxPoolCertificates")
@@ -84,12 +52,12 @@ struct LimitsEvaluationTests {
         Self.expectRefused(evaluator.evaluate(evaluation), naming: "maxPoolCertificates")
         evaluation.trustSettings = TrustSettings(alwaysTrust: [leaf])
         Self.expectRefused(evaluator.evaluate(evaluation), naming: "maxPoolCertificates")
-        #expect(backend.verifications.load(ordering: .relaxed) == 0)
+        #expect(backend.verifications == 0)
 
         // At the bound, the evaluation runs.
         let report = evaluator.evaluate(TrustEvaluation(certificates: [leaf] + pool.prefix(2), verifyDate: Self.date))
         #expect(report.error?.check != .resourceLimit)
-        #expect(backend.verifications.load(ordering: .relaxed) > 0)
+        #expect(backend.verifications > 0)
     }
 
     @Test("the pool bound counts the extra intermediates (--intermediates) with the presented ones, on every backend",
@@ -161,16 +129,16 @@ struct LimitsEvaluationTests {
         let evaluation = TrustEvaluation(
             certificates: chain, policies: [.sslServer(host: "host00000.zone0000.example")], anchors: root,
             verifyDate: Self.date)
-        let backend = CountingBackend(ConcurrencyFixtures.backend(backendName))
+        let backend = ForwardingBackend(ConcurrencyFixtures.backend(backendName))
         #expect(TrustEvaluator(backend: backend).evaluate(evaluation).result == .unspecified)
-        let verified = backend.verifications.load(ordering: .relaxed)
+        let verified = backend.verifications
 
         // (1,000 SANs + the subject + the host) × 1,000 constraints = 1,002,000 comparisons.
         let tight = TrustEvaluator(backend: backend, limits: Self.limits { $0.maxNameConstraintComparisons = 1_001_999 })
         let refused = tight.evaluate(evaluation)
         Self.expectRefused(refused, naming: "maxNameConstraintComparisons")
         #expect(refused.error?.message.contains("1002000 comparisons") == true)
-        #expect(backend.verifications.load(ordering: .relaxed) == verified, "the backend never sees the path")
+        #expect(backend.verifications == verified, "the backend never sees the path")
         let exact = TrustEvaluator(backend: backend, limits: Self.limits { $0.maxNameConstraintComparisons = 1_002_000 })
         #expect(exact.evaluate(evaluation).result == .unspecified)
     }

@@ -1,5 +1,6 @@
 @testable import CertKit
 import CertKitBackends
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -7,8 +8,7 @@ import Testing
 /// backend. Fixtures: Tests/Fixtures/ocsp (the ocsp fixture set).
 @Suite("OCSP responses: parsing, bounds, evaluation")
 struct OCSPResponseTests {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/ocsp")
+    static let directory = FixtureLocator.fixtures.appendingPathComponent("ocsp")
     /// An OCSPResponse's status and responseType (DER, as encoded) and the BasicOCSPResponse inside, for tests that
     /// rebuild a response around changed parts.
     static func envelope(of response: [UInt8]) throws -> (status: [UInt8], type: [UInt8], octets: [UInt8]) {

@@ -1,5 +1,6 @@
 @testable import CertKit
 import CertKitOpenSSL
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ struct OpenSSLBackendConcurrencyTests {
     /// One prepared store, many threads, different dates and paths: every answer equals the serial one.
     @Test func concurrentVerificationsMatchSerialOnes() throws {
         let backend = OpenSSLBackend.shared
-        let pki = try OpenSSLBackendTestPKI.shared.get()
+        let pki = try TestPKI.openSSLBackend.get()
         let store = try backend.prepareAnchors(["root", "root-expired", "root-pl0"].map(pki.certificate))
         let paths = try [
             ["leaf", "int", "root"], ["leaf-expired", "int", "root"], ["leaf-future", "int", "root-expired"],

@@ -39,19 +39,19 @@ struct OpenSSLBackendImportTests {
     }
 
     @Test func importsExactlyConsumedDER() throws {
-        let pki = try OpenSSLBackendTestPKI.shared.get()
+        let pki = try TestPKI.openSSLBackend.get()
         try backend.checkImport(pki.der("leaf"))
         try backend.checkImport(pki.der("root"))
     }
 
     @Test func rejectsTrailingBytes() throws {
-        let der = try OpenSSLBackendTestPKI.shared.get().der("leaf")
+        let der = try TestPKI.openSSLBackend.get().der("leaf")
         let error = #expect(throws: BackendError.self) { try backend.checkImport(der + [0x00]) }
         #expect(error?.message.contains("1 trailing bytes") == true)
     }
 
     @Test func rejectsTruncatedAndGarbageWithOpenSSLReason() throws {
-        let der = try OpenSSLBackendTestPKI.shared.get().der("leaf")
+        let der = try TestPKI.openSSLBackend.get().der("leaf")
         let truncated = #expect(throws: BackendError.self) { try backend.checkImport(Array(der.dropLast(10))) }
         #expect(truncated?.message.hasPrefix("d2i_X509 failed: error:") == true)
         #expect(throws: BackendError.self) { try backend.checkImport([]) }
@@ -59,7 +59,7 @@ struct OpenSSLBackendImportTests {
     }
 
     @Test func errorQueueDoesNotLeakBetweenCalls() throws {
-        let der = try OpenSSLBackendTestPKI.shared.get().der("leaf")
+        let der = try TestPKI.openSSLBackend.get().der("leaf")
         let garbage: [UInt8] = Array(der.dropLast(10))
         let first = #expect(throws: BackendError.self) { try backend.checkImport(garbage) }
         let second = #expect(throws: BackendError.self) { try backend.checkImport(garbage) }
@@ -99,10 +99,10 @@ struct OpenSSLBackendImportTests {
 @Suite("OpenSSLBackend: verify")
 struct OpenSSLBackendVerifyTests {
     let backend = OpenSSLBackend()
-    let pki: OpenSSLBackendTestPKI
+    let pki: TestPKI
     let at2030 = date("2030-06-01")
 
-    init() throws { pki = try OpenSSLBackendTestPKI.shared.get() }
+    init() throws { pki = try TestPKI.openSSLBackend.get() }
 
     /// Verifies the named certificates (leaf first) with the named anchors.
     private func verify(
@@ -225,9 +225,9 @@ struct OpenSSLBackendVerifyTests {
 @Suite("OpenSSLBackend: algorithms are the core's policy")
 struct OpenSSLBackendAlgorithmTests {
     let backend = OpenSSLBackend()
-    let pki: OpenSSLBackendTestPKI
+    let pki: TestPKI
 
-    init() throws { pki = try OpenSSLBackendTestPKI.shared.get() }
+    init() throws { pki = try TestPKI.openSSLBackend.get() }
 
     private func verify(_ leaf: Certificate) throws -> PathFindings {
         let root = try pki.certificate("rsa-root")
@@ -270,9 +270,9 @@ struct OpenSSLBackendAlgorithmTests {
 @Suite("OpenSSLBackend: extensions and CRL problems")
 struct OpenSSLBackendExtensionTests {
     let backend = OpenSSLBackend()
-    let pki: OpenSSLBackendTestPKI
+    let pki: TestPKI
 
-    init() throws { pki = try OpenSSLBackendTestPKI.shared.get() }
+    init() throws { pki = try TestPKI.openSSLBackend.get() }
 
     private func verify(_ certificates: [Certificate], crls: [CertificateRevocationList] = []) throws -> PathFindings {
         let store = try backend.prepareAnchors([pki.certificate("root")])
@@ -314,8 +314,7 @@ struct OpenSSLBackendExtensionTests {
 struct OpenSSLBackendFixturePathTests {
     /// A certificate bundle from Tests/Fixtures/scenarios.
     private func fixture(_ relativePath: String) throws -> [Certificate] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/scenarios/\(relativePath)")
+        let url = FixtureLocator.scenarios.appendingPathComponent(relativePath)
         return try CertificateBundle.decode([UInt8](try Data(contentsOf: url))).certificates
     }
 

@@ -2,6 +2,7 @@ import CertKit
 import CertKitBackends
 import CertKitGnuTLS
 import CertKitOpenSSL
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -12,9 +13,7 @@ import Testing
     static let corpus: [(origin: String, der: [UInt8])] = {
         var seen = Set<[UInt8]>()
         var result: [(String, [UInt8])] = []
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let samples = root.appendingPathComponent("Samples")
+        let samples = FixtureLocator.samples
         let sampleFiles = ((try? FileManager.default.contentsOfDirectory(atPath: samples.path)) ?? [])
             .filter { $0.hasSuffix(".pem") }.sorted().map { samples.appendingPathComponent($0).path }
         for path in [SystemTrustStore.bundlePath ?? "/etc/ssl/certs/ca-certificates.crt"] + sampleFiles {
@@ -115,8 +114,7 @@ import Testing
 
     @Test("the sample server certificate's SAN and constraints come through every reader")
     func sampleServerFields() throws {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Samples/server.pem").path
+        let path = FixtureLocator.sample("server.pem")
         let data = try #require(FileManager.default.contents(atPath: path))
         let certificate = try #require(try CertificateBundle.decode(Array(data)).certificates.first)
         let names = try #require(certificate.extensions.subjectAlternativeNames)

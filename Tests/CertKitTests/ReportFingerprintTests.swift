@@ -1,6 +1,7 @@
 @testable import CertKit
 import CertKitGnuTLS
 import CertKitOpenSSL
+import CertKitTestSupport
 import Testing
 
 /// A report's fingerprints come from the backend's library on first use: an evaluation that needs no exception
@@ -18,23 +19,23 @@ import Testing
     @Test("no digest until the fingerprints are read; then one per certificate, once, on each backend")
     func fingerprintsOnFirstUse() throws {
         for real in [OpenSSLBackend(certificateCacheCapacity: 0), GnuTLSBackend(certificateCacheCapacity: 0)] as [any TrustBackend] {
-            let backend = CountingBackend(real)
+            let backend = ForwardingBackend(real)
             let report = TrustEvaluator(backend: backend).evaluate(Self.evaluation(host: "leaf.example"))
             #expect(report.isTrusted)
-            #expect(backend.digests.load(ordering: .relaxed) == 0, "\(real.name)")
+            #expect(backend.calls(to: .digest) == 0, "\(real.name)")
             let copy = report
             let expected = try report.chain.map { try real.digest(.sha256, of: $0.derEncoded) }
             #expect(expected.count == 3 && expected.allSatisfy { $0.count == 32 })
             #expect(copy.fingerprints == expected, "\(real.name)")
             #expect(report.fingerprints == expected, "\(real.name)")
-            #expect(backend.digests.load(ordering: .relaxed) == 3, "\(real.name): computed once for the report and its copy")
+            #expect(backend.calls(to: .digest) == 3, "\(real.name): computed once for the report and its copy")
             #expect(copy == report)
         }
     }
 
     @Test("an exception made from a recoverable failure binds to the leaf's digest, and makes the next evaluation proceed")
     func exceptionsStillBindToTheLeaf() throws {
-        let backend = CountingBackend(OpenSSLBackend())
+        let backend = ForwardingBackend(OpenSSLBackend())
         let evaluator = TrustEvaluator(backend: backend)
         let failing = evaluator.evaluate(Self.evaluation(host: "other.example"))
         #expect(failing.result == .recoverableTrustFailure)
@@ -42,9 +43,9 @@ import Testing
         #expect(exceptions.leafSHA256 == Hex.encode(try OpenSSLBackend().digest(.sha256, of: Self.chain[0].derEncoded)))
         var excepted = Self.evaluation(host: "other.example")
         excepted.exceptions = exceptions
-        let before = backend.digests.load(ordering: .relaxed)
+        let before = backend.calls(to: .digest)
         #expect(TrustEvaluator(backend: backend).evaluate(excepted).result == .proceed)
-        #expect(backend.digests.load(ordering: .relaxed) == before + 1, "the leaf's digest, now, for the exception")
+        #expect(backend.calls(to: .digest) == before + 1, "the leaf's digest, now, for the exception")
         // Another leaf's digest does not match.
         var wrong = Self.evaluation(host: "other.example")
         wrong.exceptions = TrustExceptions(leafSHA256: [UInt8](repeating: 7, count: 32), checks: Set(exceptions.checks))

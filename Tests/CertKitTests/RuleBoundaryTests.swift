@@ -1,35 +1,15 @@
 import CertKit
 import CertKitBackends
 import CertKitOpenSSL
+import CertKitTestSupport
 import Foundation
 import Testing
 
-/// OpenSSL for everything, except that its library verdict (the audit mode's) is `facts`.
-struct FixedOpinionBackend: TrustBackend {
-    let library = OpenSSLBackend()
-    let facts: [LibraryFact]
-
-    var name: String { "fixed-opinion" }
-    func checkImport(_ der: [UInt8]) throws(BackendError) { try library.checkImport(der) }
-    func digest(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) throws(BackendError) -> [UInt8] {
-        try library.digest(algorithm, of: bytes)
-    }
-    func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore {
-        try library.prepareAnchors(anchors)
-    }
-    func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
-        try library.verifySignature(input)
-    }
-    func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
-        library.librarySignatureDigest(of: certificate)
-    }
-    func libraryVerdict(
-        on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
-    ) throws(BackendError) -> [LibraryFact] {
-        facts
-    }
-    func libraryFields(of der: [UInt8]) throws(BackendError) -> LibraryCertificateFields {
-        try library.libraryFields(of: der)
+extension ForwardingBackend {
+    /// OpenSSL for everything, except that its library verdict (the audit mode's) is `facts`.
+    static func fixedOpinion(_ facts: [LibraryFact]) -> ForwardingBackend {
+        ForwardingBackend(
+            OpenSSLBackend(), name: "fixed-opinion", overrides: .init(libraryVerdict: { _, _, _, _, _ in facts }))
     }
 }
 
@@ -291,7 +271,7 @@ struct RuleBoundaryTests {
     func audit() throws {
         let evaluation = try rsa()
         func report(_ facts: [LibraryFact], _ evaluation: TrustEvaluation) -> TrustReport {
-            TrustEvaluator(backend: FixedOpinionBackend(facts: facts), configuration: .audit).evaluate(evaluation)
+            TrustEvaluator(backend: ForwardingBackend.fixedOpinion(facts), configuration: .audit).evaluate(evaluation)
         }
         let unexplained = LibraryFact(.keyUsageNoCertSign, index: 1, words: "test")
         let added = report([unexplained], evaluation)
@@ -308,7 +288,7 @@ struct RuleBoundaryTests {
         let noIssuer = LibraryFact(.noIssuer, words: "test")
         #expect(report([noIssuer], wrongHost).checks == [[.sslHostname, .libraryVerdict], [], []])
         // Off by default: the same facts change nothing.
-        let quiet = TrustEvaluator(backend: FixedOpinionBackend(facts: [unexplained, noIssuer])).evaluate(evaluation)
+        let quiet = TrustEvaluator(backend: ForwardingBackend.fixedOpinion([unexplained, noIssuer])).evaluate(evaluation)
         #expect(quiet.result == .unspecified)
     }
 

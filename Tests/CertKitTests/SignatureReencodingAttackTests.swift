@@ -168,7 +168,7 @@ struct SignatureReencodingAttackTests {
         let sameIssuerSerial = try Self.withTBSFields(pki.root, [5: Self.name("Another Subject")])
         let sameSubjectKey = try Self.withTBSFields(pki.root, [1: DERBuilder.tlv(0x02, [0x7E, 0x57])])
         for related in [sameIssuerSerial, sameSubjectKey] {
-            let directory = try StoreDirectory()
+            let directory = try TemporaryDirectory(prefix: "certkit-store")
             let store = TrustStoreTests.store(directory)
             try store.add(pki.root, constraint: .init(result: .trustRoot))
             try store.add(related, constraint: .init(result: .deny))
@@ -193,7 +193,7 @@ struct SignatureReencodingAttackTests {
     @Test("a store with the root trusted and a malleated copy of the root denied: the chain is denied, the root not exported")
     func storeHoldsDeniedCopy() throws {
         let pki = try ECPKI()
-        let directory = try StoreDirectory()
+        let directory = try TemporaryDirectory(prefix: "certkit-store")
         let store = TrustStoreTests.store(directory)
         let copy = try Self.malleated(pki.root)
         try store.add(pki.root, constraint: .init(result: .trustRoot))

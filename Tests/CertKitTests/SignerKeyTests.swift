@@ -58,11 +58,10 @@ import Testing
 
     @Test("each named curve (OpenSSL: a copy of the curve's group template): genuine self-signatures verify; altered ones, off-curve points and another curve's point do not")
     func namedCurves() throws {
-        let directory = try EncodingTestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let pki = try TestPKI(prefix: "certkit-encoding")
         var links: [String: SignatureInput] = [:]
         for curve in ["prime256v1", "secp384r1", "secp521r1"] {
-            let pem = try EncodingTestSupport.makeCertificate(in: directory, name: curve, key: "ec:\(curve)", subject: "/CN=\(curve)")
+            let pem = try pki.selfSigned(curve, subject: "/CN=\(curve)", key: "ec:\(curve)")
             let certificate = try #require(try CertificateBundle.decode(Array(Data(contentsOf: pem))).certificates.first)
             #expect(certificate.publicKey.encodingProblem == nil, "\(curve): the key takes the direct path")
             links[curve] = SignatureInput(

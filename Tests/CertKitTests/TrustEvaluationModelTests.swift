@@ -2,13 +2,13 @@ import CertKit
 import CertKitBackends
 import CertKitGnuTLS
 import CertKitOpenSSL
+import CertKitTestSupport
 import Foundation
 import Testing
 
 @Suite("TrustEvaluation: the SecTrust model")
 struct TrustEvaluationModelTests {
-    static let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/scenarios")
+    static let scenarios = FixtureLocator.scenarios
     static let verifyDate = Date(timeIntervalSince1970: 1_906_934_400)  // 2030-06-06
 
     static func load(_ relative: String) throws -> [Certificate] {
@@ -111,8 +111,7 @@ struct TrustEvaluationModelTests {
 
 @Suite("SecTrust fidelity")
 struct SecTrustFidelityTests {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/scenarios")
+    static let directory = FixtureLocator.scenarios
     static func load(_ path: String) throws -> [Certificate] {
         try CertificateBundle.decode([UInt8](Data(contentsOf: directory.appendingPathComponent(path)))).certificates
     }

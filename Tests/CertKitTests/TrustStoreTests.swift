@@ -6,25 +6,6 @@ import Dispatch
 import Foundation
 import Testing
 
-/// A fresh directory under the temporary directory, removed when released.
-final class StoreDirectory: Sendable {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("certkit-store-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
-
-    /// Every name in `directory` (default: this one), hidden ones included, sorted.
-    func contents(_ directory: String? = nil) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: directory ?? path).sorted()
-    }
-}
-
 /// `TrustStore`: the format, reading and writing, errors that name the file, atomicity, locking, export.
 @Suite("TrustStore")
 struct TrustStoreTests {
@@ -35,7 +16,7 @@ struct TrustStoreTests {
     /// 200 distinct self-signed certificates.
     static let distractors = try! Fixtures.certificates("distractor-pool/intermediates.pem").filter(\.isSelfSigned)
 
-    static func store(_ directory: StoreDirectory, timeout: Duration = .seconds(30)) -> TrustStore {
+    static func store(_ directory: TemporaryDirectory, timeout: Duration = .seconds(30)) -> TrustStore {
         TrustStore(directory: directory.file("store"), backend: OpenSSLBackend(), lockTimeout: timeout)
     }
 
@@ -49,7 +30,7 @@ struct TrustStoreTests {
 
     @Test("a missing store is empty; add, read back from another instance, remove")
     func roundTrip() throws {
-        let directory = try StoreDirectory()
+        let directory = try TemporaryDirectory(prefix: "certkit-store")
         let store = Self.store(directory)
         #expect(try store.entries().isEmpty)
         #expect(!FileManager.default.fileExists(atPath: store.path), "reading creates nothing")
@@ -78,7 +59,7 @@ struct TrustStoreTests {
 
     @Test("settings are kept newest first; the same policy and host is replaced; setConstraints replaces all")
     func settingOrder() throws {
-        let directory = try StoreDirectory()
+        let directory = try TemporaryDirectory(prefix: "certkit-store")
         let store = Self.store(directory)
         try store.add(Self.root, constraint: Constraint(result: .trustRoot))
         try store.add(Self.root, constraint: Constraint(result: .deny, policy: .sslServer, host: "A.example"))
@@ -99,7 +80,7 @@ struct TrustStoreTests {
 
     @Test("a setting for one policy never replaces another policy's setting for the same host (nor the same policy's for another host)")
     func settingsPerPolicyAndHost() throws {
-        let directory = try StoreDirectory()
+        let directory = try TemporaryDirectory(prefix: "certkit-store")
         let store = Self.store(directory)
         let server = Constraint(result: .deny, policy: .sslServer, host: "a.example")
         let client = Constraint(result: .trustRoot, policy: .sslClient, host: "a.example")
@@ -118,7 +99,7 @@ struct TrustStoreTests {
 
     @Test("the file: format, version, base64 DER, SHA-256, settings")
     func fileFormat() throws {
-        let directory = try StoreDirectory()
+        let directory = try TemporaryDirectory(prefix: "certkit-store")
         let store = Self.store(directory)
         try store.add(Self.chain[1], constraint: Constraint(
             result: .trustAsRoot, policy: .sslClient, host: "client.example", allowedErrors: [.temporalValidity, .keySize]))
@@ -139,7 +120,7 @@ struct TrustStoreTests {
 
     @Test("a setting the certificate cannot take is refused before anything is written")
     func invalidSetting() throws {
-        let directory = try StoreDirectory()
+        let directory = try TemporaryDirectory(prefix: "certkit-store")
         let store = Self.store(directory)
         for (certificate, constraint) in [
             (Self.chain[1], Constraint(result: .trustRoot)),
@@ -158,7 +139,7 @@ struct TrustStoreTests {
     /// Writes `text` as the store file, then checks that reading, adding and removing all fail with `kind`,
     /// naming the file, and leave it byte for byte as it was.
     private func expectRefused(_ text: String, kind: TrustStoreError.Kind, mentioning words: String) throws {
-        let directory = try StoreDirectory()
+        let directory = try TemporaryDirectory(prefix: "certkit-store")
         let store = Self.store(directory)
         try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true)
         try Data(text.utf8).write(to: URL(fileURLWithPath: store.path))
@@ -231,7 +212,7 @@ struct TrustStoreTests {
 
     @Test("an unreadable store file is an error naming it")
     func unreadable() throws {
-        let directory = try StoreDirectory()
+        let directory = try TemporaryDirectory(prefix: "certkit-store")
         let store = Self.store(directory)
         try FileManager.default.createDirectory(atPath: store.path, withIntermediateDirectories: true)
         #expect { try store.entries() } throws: { error in
@@ -252,7 +233,7 @@ struct TrustStoreTests {
 
     @Test("a failed write leaves the old file whole and no temporary file behind")
     func failedWriteIsAtomic() throws {
-        let directory = try StoreDirectory()
+        let directory = try TemporaryDirectory(prefix: "certkit-store")
         let target = directory.file("occupied")
         try FileManager.default.createDirectory(atPath: target + "/inside", withIntermediateDirectories: true)
         #expect { try TrustStoreFiles.replace(target, with: Array(repeating: 0x41, count: 100_000)) } throws: { error in
@@ -273,7 +254,7 @@ struct TrustStoreTests {
 
     @Test("a writer waits for the lock, and gives up after its timeout")
     func lockTimeout() throws {
-        let directory = try StoreDirectory()
+        let directory = try TemporaryDirectory(prefix: "certkit-store")
         let store = Self.store(directory, timeout: .milliseconds(200))
         try store.add(Self.root, constraint: Constraint(result: .trustRoot))
         let before = try Self.bytes(store.path)
@@ -295,7 +276,7 @@ struct TrustStoreTests {
 
     @Test("16 threads adding at once through their own TrustStore values lose nothing")
     func concurrentThreads() throws {
-        let directory = try StoreDirectory()
+        let directory = try TemporaryDirectory(prefix: "certkit-store")
         let certificates = Array(Self.distractors.prefix(16))
         let errors = LockedErrors()
         DispatchQueue.concurrentPerform(iterations: certificates.count) { index in
@@ -311,7 +292,7 @@ struct TrustStoreTests {
 
     @Test("the store's settings in an evaluation, on both backends", arguments: ["openssl", "gnutls"])
     func evaluationUsesStore(backend: String) throws {
-        let directory = try StoreDirectory()
+        let directory = try TemporaryDirectory(prefix: "certkit-store")
         let store = Self.store(directory)
         try store.add(Self.root, constraint: Constraint(result: .trustRoot, policy: .sslServer, host: "leaf.example"))
         let trustBackend: any TrustBackend = backend == "openssl" ? OpenSSLBackend() : GnuTLSBackend()
@@ -326,7 +307,7 @@ struct TrustStoreTests {
 
     @Test("export: only unrestricted anchors; a PEM bundle and an OpenSSL directory named by subject hash")
     func export() throws {
-        let directory = try StoreDirectory()
+        let directory = try TemporaryDirectory(prefix: "certkit-store")
         let store = Self.store(directory)
         let (first, second, third, fourth) = (Self.distractors[0], Self.distractors[1], Self.distractors[2], Self.distractors[3])
         try store.add(first, constraint: Constraint(result: .trustRoot))

@@ -18,7 +18,7 @@ import Testing
             anchors: try Fixtures.certificates(anchor), verifyDate: date)
     }
 
-    static func evaluator(_ backend: CountingBackend, secondOpinion: Bool = false, capacity: Int = 1_024) -> TrustEvaluator {
+    static func evaluator(_ backend: ForwardingBackend, secondOpinion: Bool = false, capacity: Int = 1_024) -> TrustEvaluator {
         TrustEvaluator(
             backend: backend,
             configuration: .init(libraryAudit: secondOpinion, verifiedSignatureCacheCapacity: capacity))
@@ -28,43 +28,43 @@ import Testing
     func repeatedChain() throws {
         for entry in BackendRegistry.standard.entries {
             for capacity in [1_024, 0] {
-                let backend = CountingBackend(entry.backend(certificateCacheCapacity: 256))
+                let backend = ForwardingBackend(entry.backend(certificateCacheCapacity: 256))
                 let evaluator = Self.evaluator(backend, capacity: capacity)
                 let evaluation = try Self.evaluation(Self.chain, anchor: Self.root)
                 #expect(evaluator.evaluate(evaluation).isTrusted, "\(entry.name)")
-                #expect(backend.signatureVerifications.load(ordering: .relaxed) == 2, "\(entry.name)")
+                #expect(backend.calls(to: .verifySignature) == 2, "\(entry.name)")
                 #expect(evaluator.evaluate(evaluation).isTrusted, "\(entry.name)")
                 let expected = capacity == 0 ? 4 : 2
-                #expect(backend.signatureVerifications.load(ordering: .relaxed) == expected, "\(entry.name) \(capacity)")
+                #expect(backend.calls(to: .verifySignature) == expected, "\(entry.name) \(capacity)")
             }
         }
     }
 
     @Test("a verified link is not reused for another signer key with the same name and key identifier", arguments: [false, true])
     func otherSignerKey(secondOpinion: Bool) throws {
-        let pki = try OpenSSLBackendTestPKI.shared.get()
+        let pki = try TestPKI.openSSLBackend.get()
         let chain = [try pki.certificate("leaf"), try pki.certificate("int")]
         func evaluation(_ anchor: String) throws -> TrustEvaluation {
             TrustEvaluation(
                 certificates: chain, policies: [.basicX509], anchors: [try pki.certificate(anchor)], verifyDate: Self.date)
         }
         for entry in BackendRegistry.standard.entries {
-            let backend = CountingBackend(entry.backend(certificateCacheCapacity: 256))
+            let backend = ForwardingBackend(entry.backend(certificateCacheCapacity: 256))
             let evaluator = Self.evaluator(backend, secondOpinion: secondOpinion)
             #expect(evaluator.evaluate(try evaluation("root")).isTrusted, "\(entry.name)")
             // The impostor is proposed as the intermediate's issuer (same name and key identifier); the link's
             // signature must be verified with its key, and fails.
-            let before = backend.signatureVerifications.load(ordering: .relaxed)
+            let before = backend.calls(to: .verifySignature)
             let impostor = evaluator.evaluate(try evaluation("root-twin"))
             #expect(!impostor.isTrusted, "\(entry.name)")
-            #expect(backend.signatureVerifications.load(ordering: .relaxed) > before, "\(entry.name)")
+            #expect(backend.calls(to: .verifySignature) > before, "\(entry.name)")
         }
     }
 
     @Test("a signature that fails is never remembered: the forged chain fails every time", arguments: [false, true])
     func forgedLinkNotRemembered(secondOpinion: Bool) throws {
         for entry in BackendRegistry.standard.entries {
-            let backend = CountingBackend(entry.backend(certificateCacheCapacity: 256))
+            let backend = ForwardingBackend(entry.backend(certificateCacheCapacity: 256))
             let evaluator = Self.evaluator(backend, secondOpinion: secondOpinion)
             let forged = try Self.evaluation("bad-signature-intermediate/chain.pem", anchor: Self.root)
             for round in 0..<3 {

@@ -1,6 +1,7 @@
 import CertKit
 import CertKitBackends
 import CertKitCLI
+import CertKitTestSupport
 import Foundation
 import Testing
 
@@ -26,10 +27,8 @@ import Testing
 
     @Test("certkit evaluate --backend both agrees and exits with the library's verdict")
     func cliBothBackendsAgree() throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("certkit-differential-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = try TemporaryDirectory(prefix: "certkit-differential")
+        let directory = temporary.url
         var runs = 0
         var codes = Set<Int32>()
         for (index, certificate, next) in try Self.sample() {

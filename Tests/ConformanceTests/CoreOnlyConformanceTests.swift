@@ -5,48 +5,19 @@ import CertKitTestSupport
 import Foundation
 import Testing
 
-/// A backend that lends the core only the library's signature verification (OpenSSL's) and reports no library
-/// verdict even in the audit mode: every rule is then the core's alone. A rule the core gets wrong can no longer
-/// hide behind a library that enforces it too (issue 19: the validity and path-length mutants that no test caught).
-struct CoreOnlyBackend: TrustBackend {
-    let library = OpenSSLBackend()
-
-    var name: String { "core-only" }
-
-    func checkImport(_ der: [UInt8]) throws(BackendError) { try library.checkImport(der) }
-
-    func digest(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) throws(BackendError) -> [UInt8] {
-        try library.digest(algorithm, of: bytes)
-    }
-
-    func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore {
-        try library.prepareAnchors(anchors)
-    }
-
-    func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
-        try library.verifySignature(input)
-    }
-
-    func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
-        library.librarySignatureDigest(of: certificate)
-    }
-
-    /// No library verdict.
-    func libraryVerdict(
-        on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
-    ) throws(BackendError) -> [LibraryFact] {
-        []
-    }
-
-    func libraryFields(of der: [UInt8]) throws(BackendError) -> LibraryCertificateFields {
-        try library.libraryFields(of: der)
+extension ForwardingBackend {
+    /// A backend that lends the core only the library's signature verification (OpenSSL's) and reports no library
+    /// verdict even in the audit mode: every rule is then the core's alone. A rule the core gets wrong can no longer
+    /// hide behind a library that enforces it too (issue 19: the validity and path-length mutants that no test caught).
+    static func coreOnly() -> ForwardingBackend {
+        ForwardingBackend(OpenSSLBackend(), name: "core-only", overrides: .init(libraryVerdict: { _, _, _, _, _ in [] }))
     }
 }
 
 /// Every scenario of every set with the core alone: the report must be the scenario's expected one (the one both
 /// libraries give, or, where a library's documented difference is a library defect, the correct one).
 @Suite struct CoreOnlyConformanceTests {
-    static let evaluator = TrustEvaluator(backend: CoreOnlyBackend(), configuration: .uncached)
+    static let evaluator = TrustEvaluator(backend: ForwardingBackend.coreOnly(), configuration: .uncached)
 
     @Test("scenario passes with the core alone (no library verdict)", arguments: Fixtures.scenarios)
     func coreOnly(_ scenario: ConformanceScenario) throws {

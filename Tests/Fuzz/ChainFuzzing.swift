@@ -1,5 +1,6 @@
 import CertKit
 import CertKitBackends
+import CertKitTestSupport
 import Foundation
 
 /// Evaluation of fuzzed chains: the way a TLS peer's bytes reach the core's path building, policy and
@@ -19,8 +20,7 @@ enum ChainFuzzing {
 
     /// The fixtures' root certificates, read once (the fuzzer runs on the machine that built it).
     static let fixtureAnchors: [Certificate] = {
-        let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/scenarios")
+        let scenarios = FixtureLocator.scenarios
         return ["valid-chain-rsa/root-rsa.pem", "valid-chain-ec/root-ec.pem"].flatMap { relative -> [Certificate] in
             guard let data = FileManager.default.contents(atPath: scenarios.appendingPathComponent(relative).path) else { return [] }
             return (try? CertificateBundle.decode([UInt8](data)).certificates) ?? []

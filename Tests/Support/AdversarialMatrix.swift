@@ -52,8 +52,7 @@ public struct AdversarialMatrix: Decodable, Sendable {
     public var inputs: [Input]
 
     /// Tests/Fixtures/adversarial.
-    public static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/adversarial")
+    public static let directory = FixtureLocator.fixtures.appendingPathComponent("adversarial")
 
     /// The committed matrix.
     public static func load() throws -> AdversarialMatrix {

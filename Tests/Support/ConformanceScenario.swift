@@ -99,9 +99,8 @@ public struct ConformanceScenario: Decodable, Sendable {
 
 /// Loads fixtures relative to Tests/Fixtures.
 public enum Fixtures {
-    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
-    public static let scenariosDirectory = root.appendingPathComponent("scenarios")
+    public static let root = FixtureLocator.fixtures
+    public static let scenariosDirectory = FixtureLocator.scenarios
 
     public static func data(_ relative: String) throws -> Data {
         try Data(contentsOf: scenariosDirectory.appendingPathComponent(relative))

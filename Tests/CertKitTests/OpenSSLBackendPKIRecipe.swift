@@ -1,52 +1,19 @@
 import CertKit
+import CertKitTestSupport
 import Foundation
 
-/// A small PKI made with the openssl CLI in a temporary directory, once per test process, with fixed validity
-/// dates (2020-01-01 … 2039-12-31 unless a certificate says otherwise) so tests can verify at fixed dates.
-final class OpenSSLBackendTestPKI: Sendable {
+/// A small PKI made with the openssl CLI (a ``TestPKI``), once per test process, with fixed validity dates
+/// (2020-01-01 … 2039-12-31 unless a certificate says otherwise) so tests can verify at fixed dates.
+extension TestPKI {
     /// The shared instance; generated on first use.
-    static let shared: Result<OpenSSLBackendTestPKI, TestPKIError> = Result { () throws(TestPKIError) in
-        try OpenSSLBackendTestPKI()
-    }
-
-    /// A failure to generate or load the PKI.
-    struct TestPKIError: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    let directory: URL
-
-    private init() throws(TestPKIError) {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("certkit-openssl-tests-\(UUID().uuidString)")
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let scriptURL = directory.appendingPathComponent("gen.sh")
-            try Self.script.write(to: scriptURL, atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["gen.sh"]
-            process.currentDirectoryURL = directory
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw TestPKIError(description: "gen.sh failed: \(String(decoding: stderr, as: UTF8.self))")
-            }
-        } catch let error as TestPKIError {
-            throw error
-        } catch {
-            throw TestPKIError(description: "cannot generate the test PKI: \(error)")
-        }
+    static let openSSLBackend: Result<TestPKI, any Error> = Result {
+        let pki = try TestPKI(prefix: "certkit-openssl-tests")
+        try pki.runScript(openSSLBackendScript)
+        return pki
     }
 
     /// The DER bytes of `name.der` (a certificate) or `name.crl.der`.
-    func der(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: directory.appendingPathComponent("\(name).der")))
-    }
+    func der(_ name: String) throws -> [UInt8] { try bytes("\(name).der") }
 
     /// The certificate `name`, parsed by the core.
     func certificate(_ name: String) throws -> Certificate {
@@ -60,7 +27,7 @@ final class OpenSSLBackendTestPKI: Sendable {
 
     /// The generator: EC P-256 keys (RSA for the MD5/SHA-1/small-key leaves), `openssl ca` for fixed dates and
     /// chosen serials, two CRLs.
-    private static let script = #"""
+    private static let openSSLBackendScript = #"""
 set -e
 cat > ca.cnf <<'CNF'
 [ ca ]
