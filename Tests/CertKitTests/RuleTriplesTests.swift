@@ -125,6 +125,30 @@ struct RuleTriplesTests {
         }
     }
 
+    /// certkit.ocsp-validation: an OCSP answer holds from its thisUpdate to its nextUpdate, both included, to the
+    /// second (Tests/Fixtures/ocsp: a good response for leaf-good.pem signed by the issuer).
+    @Test("an OCSP answer validates at its thisUpdate and its nextUpdate, not one second outside them")
+    func ocspWindowIsInclusive() throws {
+        let directory = Fixtures.root.appendingPathComponent("ocsp")
+        func certificates(_ name: String) throws -> [Certificate] {
+            try CertificateBundle.decode([UInt8](Data(contentsOf: directory.appendingPathComponent(name)))).certificates
+        }
+        let response = try OCSPResponse(derEncoded: [UInt8](Data(contentsOf: directory.appendingPathComponent("good.der"))))
+        let single = try #require(response.basic?.responses.first)
+        let nextUpdate = try #require(single.nextUpdate)
+        let leaf = try certificates("leaf-good.pem"), anchors = try certificates("ca.pem")
+        for (date, valid) in [(single.thisUpdate, true), (single.thisUpdate.addingTimeInterval(-1), false),
+                              (nextUpdate, true), (nextUpdate.addingTimeInterval(1), false)] {
+            for backend in BackendRegistry.standard.allBackends() {
+                let report = TrustEvaluator(backend: backend).evaluate(TrustEvaluation(
+                    certificates: leaf, anchors: anchors, verifyDate: date, ocspResponses: [response]))
+                let failed = Self.failedRules(report)
+                #expect(failed.contains("certkit.ocsp-validation") == !valid, "\(date) \(backend.name): \(failed)")
+                #expect(report.isTrusted == valid, "\(date) \(backend.name): \(report.result) \(report.checks)")
+            }
+        }
+    }
+
     // MARK: key identifier linkage
 
     /// rfc5280.key-identifier-linkage: the chain builder never links a certificate to an issuer whose
