@@ -150,6 +150,44 @@ struct RuleTriplesTests {
         }
     }
 
+    // MARK: validity encoding
+
+    /// webpki.validity-encoding: a date in GeneralizedTime is refused through 2049-12-31T23:59:59Z and allowed from
+    /// 2050-01-01T00:00:00Z. No scenario's certificate is valid past 2049 (its issuer would have to be), so this edge
+    /// is shown on the core alone: the GeneralizedTime leaf of profiles-leaf-generalized-time-2030 with its dates
+    /// rewritten in place (same length, its signature no longer verifies, which the core's profile rules do not read).
+    @Test("webpki: GeneralizedTime validity dates are refused before 2050 and allowed from 2050 (core alone)")
+    func validityEncodingEdge() throws {
+        let scenario = try Self.scenario("profiles-leaf-generalized-time-2030-webpki")
+        let chain = try Fixtures.certificates(scenario.chain) + scenario.anchors.flatMap(Fixtures.certificates)
+        func leaf(notBefore: String, notAfter: String) throws -> Certificate {
+            var der = chain[0].derEncoded
+            for (old, new) in [("20300101000000Z", notBefore), ("20310601000000Z", notAfter)] {
+                let bytes = Array(old.utf8)
+                let at = try #require(der.indices.first { der[$0...].starts(with: bytes) }, "no \(old) in the leaf")
+                der.replaceSubrange(at..<at + bytes.count, with: Array(new.utf8))
+            }
+            return try Certificate(derEncoded: der)
+        }
+        func failedRules(_ certificate: Certificate, _ profile: TrustProfile) -> [String] {
+            let findings = CorePolicy.findings(for: PathContext(
+                path: CandidatePath(certificates: [certificate] + chain.dropFirst(), endsAtAnchor: true),
+                policy: .sslServer(host: "leaf.example", profile: profile), date: certificate.notBefore))
+            return findings.rules[0].values.flatMap { $0.map(\.id) }
+        }
+        let rule = "webpki.validity-encoding"
+        #expect(failedRules(chain[0], .webpki).contains(rule), "the scenario's leaf: 2030 in GeneralizedTime")
+        let from2050 = try leaf(notBefore: "20500101000000Z", notAfter: "20510101000000Z")
+        #expect(from2050.notBefore == (try Fixtures.date("2050-01-01T00:00:00Z")))
+        #expect(!failedRules(from2050, .webpki).contains(rule))
+        let through2049 = try leaf(notBefore: "20491231235959Z", notAfter: "20510101000000Z")
+        #expect(through2049.notBefore == (try Fixtures.date("2049-12-31T23:59:59Z")))
+        #expect(failedRules(through2049, .webpki).contains(rule))
+        for profile in [TrustProfile.apple, .rfc5280] {
+            #expect(!failedRules(through2049, profile).contains(rule), "\(profile) does not enforce the rule")
+        }
+    }
+
     // MARK: key identifier linkage
 
     /// rfc5280.key-identifier-linkage: the chain builder never links a certificate to an issuer whose
