@@ -78,7 +78,7 @@ struct UnverifiableSignerKeyTests {
         }
     }
 
-    @Test("an anchor whose P-256 key spells its curve out (explicit parameters, which GnuTLS cannot import): the same fatal weak key on both backends, no MissingIntermediate",
+    @Test("an anchor whose P-256 key spells its curve out (explicit parameters, which OpenSSL 3 refuses): the same fatal weak key on both backends, no MissingIntermediate",
           arguments: TrustProfile.allCases)
     func explicitCurveSigner(profile: TrustProfile) throws {
         let chain = try F.derBlocks("valid-chain-ec/chain.pem")

@@ -35,8 +35,8 @@ package struct PublicKeyUsabilityCheck: PathCheck {
     }
 
     /// True when both backends' libraries verify signatures by a key of `algorithm` (``TrustRules/verifiableKeyAlgorithm``):
-    /// not a key whose curve is spelled out in explicit parameters (GnuTLS cannot import one; OpenSSL can), which
-    /// `certkit.ec-named-curve` refuses as well.
+    /// not a key whose curve is spelled out in explicit parameters (OpenSSL 3 refuses to verify with one; what a
+    /// library does with it is not the core's to leave open), which `certkit.ec-named-curve` refuses as well.
     static func isVerifiableKeyAlgorithm(_ algorithm: PublicKeyInfo.Algorithm) -> Bool {
         if case .ec(PublicKeyInfo.explicitCurve, _) = algorithm { return false }
         return isAppleKeyAlgorithm(algorithm) || isRFC5280OnlyKeyAlgorithm(algorithm)

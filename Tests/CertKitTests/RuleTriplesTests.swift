@@ -1,0 +1,225 @@
+@testable import CertKit
+import CertKitBackends
+import CertKitTestSupport
+import Foundation
+import Testing
+
+/// Passing cases and boundary pairs that no scenario shows on its own, named in the `passes` and `boundary` columns of
+/// Docs/Profiles.md as `unit test: RuleTriplesTests.<test>`. Each takes an existing scenario's material unchanged and
+/// moves one thing a scenario fixes — the profile, the peer name, the verify time — across the rule's edge, then
+/// evaluates both sides on every backend: the last passing value must not fail the rule, the first failing one must
+/// fail it, by its rule id.
+@Suite("Rule triples: boundaries of the rules on both backends")
+struct RuleTriplesTests {
+    static func scenario(_ name: String) throws -> ConformanceScenario {
+        try #require(Fixtures.scenarios.first { $0.name == name }, "no scenario \(name)")
+    }
+
+    /// The scenario's evaluation, as `change` leaves it, reported by every backend of the registry.
+    static func reports(
+        _ scenario: ConformanceScenario, _ change: (inout TrustEvaluation) throws -> Void = { _ in }
+    ) throws -> [(backend: String, report: TrustReport)] {
+        var evaluation = try scenario.makeEvaluation()
+        try change(&evaluation)
+        let backends = BackendRegistry.standard.allBackends()
+        #expect(backends.count >= 2, "both backends")
+        return backends.map { ($0.name, TrustEvaluator(backend: $0).evaluate(evaluation)) }
+    }
+
+    /// The ids of every rule that failed anywhere in the report's chain.
+    static func failedRules(_ report: TrustReport) -> Set<String> {
+        Set(report.rules.indices.flatMap { report.failedRules(at: $0).map(\.id) })
+    }
+
+    static func with(_ scenario: ConformanceScenario, profile: TrustProfile? = nil, host: String? = nil) -> ConformanceScenario {
+        var changed = scenario
+        if let profile { changed.profile = profile.rawValue }
+        if let host { changed.host = host }
+        return changed
+    }
+
+    // MARK: key sizes
+
+    /// webpki.rsa-modulus-2048: the rules-keysize leaves of 2048 and 2047 bits, evaluated under webpki (their
+    /// scenarios run under apple, where the rule does not apply).
+    @Test("webpki: an RSA modulus of 2048 bits passes, 2047 bits breaks the 2048-bit floor")
+    func rsaModulusFloor() throws {
+        for (backend, report) in try Self.reports(Self.with(try Self.scenario("rules-keysize-rsa2048-ssl-server"), profile: .webpki)) {
+            let failed = Self.failedRules(report)
+            #expect(!failed.contains("webpki.rsa-modulus-2048"), "\(backend): \(failed)")
+            #expect(!failed.contains("webpki.rsa-modulus-multiple-of-8"), "\(backend): \(failed)")
+            #expect(!report.allFailures.contains(.keySize), "\(backend): \(report.checks)")
+        }
+        for (backend, report) in try Self.reports(Self.with(try Self.scenario("rules-keysize-rsa2047-ssl-server"), profile: .webpki)) {
+            let failed = Self.failedRules(report)
+            #expect(failed.contains("webpki.rsa-modulus-2048"), "\(backend): \(failed)")
+            // One rule per key: below the floor, the floor is the rule named (2047 is no multiple of 8 either).
+            #expect(!failed.contains("webpki.rsa-modulus-multiple-of-8"), "\(backend): \(failed)")
+            #expect(report.checks.first?.contains(.keySize) == true, "\(backend): \(report.checks)")
+            #expect(report.result == .recoverableTrustFailure, "\(backend): \(report.result)")
+        }
+        // The same 2047-bit leaf under apple breaks only the SSL floor, not the Web PKI's rules.
+        for (backend, report) in try Self.reports(try Self.scenario("rules-keysize-rsa2047-ssl-server")) {
+            let failed = Self.failedRules(report)
+            #expect(failed == ["certkit.tls-key-size"], "\(backend): \(failed)")
+        }
+    }
+
+    // MARK: name syntax
+
+    /// rfc5280.dns-name-syntax: a label of 63 characters is a host name, one of 64 is not. The leaf's SAN
+    /// `*.example.com` (wildcard-match) covers both hosts, so only the syntax rule can tell them apart.
+    @Test("rfc5280 and webpki: a 63-character label matches a wildcard, a 64-character one breaks the name syntax")
+    func dnsLabelLength() throws {
+        let base = try Self.scenario("wildcard-match")
+        let last = String(repeating: "a", count: 63) + ".example.com"
+        let first = String(repeating: "a", count: 64) + ".example.com"
+        for profile in [TrustProfile.rfc5280, .webpki] {
+            for (backend, report) in try Self.reports(Self.with(base, profile: profile, host: last)) {
+                #expect(!report.allFailures.contains(.sslHostname), "\(profile) \(backend): \(report.checks)")
+            }
+            for (backend, report) in try Self.reports(Self.with(base, profile: profile, host: first)) {
+                #expect(report.rules.first?[.sslHostname]?.map(\.id) == ["rfc5280.dns-name-syntax"],
+                        "\(profile) \(backend): \(Self.failedRules(report))")
+            }
+        }
+        // apple does not enforce the rule: trustd compares the labels, and the wildcard covers the long one.
+        for (backend, report) in try Self.reports(Self.with(base, profile: .apple, host: first)) {
+            #expect(!report.allFailures.contains(.sslHostname), "apple \(backend): \(report.checks)")
+        }
+    }
+
+    // MARK: CRL windows
+
+    /// certkit.crl-validation: a CRL is valid from its thisUpdate to its nextUpdate, both included, to the second.
+    @Test("a CRL validates at its thisUpdate and its nextUpdate, not one second outside them")
+    func crlWindowIsInclusive() throws {
+        let base = try Self.scenario("crl-not-listing-leaf")
+        let crl = try #require(try base.makeEvaluation().crls.first)
+        let thisUpdate = crl.thisUpdate
+        let nextUpdate = try #require(crl.nextUpdate)
+        for (date, valid) in [(thisUpdate, true), (thisUpdate.addingTimeInterval(-1), false),
+                              (nextUpdate, true), (nextUpdate.addingTimeInterval(1), false)] {
+            for (backend, report) in try Self.reports(base, { $0.verifyDate = date }) {
+                let failed = Self.failedRules(report)
+                #expect(failed.contains("certkit.crl-validation") == !valid, "\(date) \(backend): \(failed)")
+                #expect(report.isTrusted == valid, "\(date) \(backend): \(report.result) \(report.checks)")
+            }
+        }
+    }
+
+    /// certkit.revocation: a CRL listing the leaf revokes it inside the CRL's window only; outside it the CRL is
+    /// not used (and the missing valid CRL is certkit.crl-validation instead).
+    @Test("a revoking CRL applies from its thisUpdate to its nextUpdate, both included")
+    func revocationFollowsTheCRLWindow() throws {
+        let base = try Self.scenario("revoked-leaf")
+        let crl = try #require(try base.makeEvaluation().crls.first)
+        let nextUpdate = try #require(crl.nextUpdate)
+        for (date, revoked) in [(crl.thisUpdate, true), (crl.thisUpdate.addingTimeInterval(-1), false),
+                                (nextUpdate, true), (nextUpdate.addingTimeInterval(1), false)] {
+            for (backend, report) in try Self.reports(base, { $0.verifyDate = date }) {
+                let failed = Self.failedRules(report)
+                #expect(failed.contains("certkit.revocation") == revoked, "\(date) \(backend): \(failed)")
+                #expect(report.checks.first?.contains(.revocation) == revoked, "\(date) \(backend): \(report.checks)")
+                #expect(report.result == (revoked ? .fatalTrustFailure : .recoverableTrustFailure), "\(date) \(backend)")
+            }
+        }
+    }
+
+    /// certkit.ocsp-validation: an OCSP answer holds from its thisUpdate to its nextUpdate, both included, to the
+    /// second (Tests/Fixtures/ocsp: a good response for leaf-good.pem signed by the issuer).
+    @Test("an OCSP answer validates at its thisUpdate and its nextUpdate, not one second outside them")
+    func ocspWindowIsInclusive() throws {
+        let directory = Fixtures.root.appendingPathComponent("ocsp")
+        func certificates(_ name: String) throws -> [Certificate] {
+            try CertificateBundle.decode([UInt8](Data(contentsOf: directory.appendingPathComponent(name)))).certificates
+        }
+        let response = try OCSPResponse(derEncoded: [UInt8](Data(contentsOf: directory.appendingPathComponent("good.der"))))
+        let single = try #require(response.basic?.responses.first)
+        let nextUpdate = try #require(single.nextUpdate)
+        let leaf = try certificates("leaf-good.pem"), anchors = try certificates("ca.pem")
+        for (date, valid) in [(single.thisUpdate, true), (single.thisUpdate.addingTimeInterval(-1), false),
+                              (nextUpdate, true), (nextUpdate.addingTimeInterval(1), false)] {
+            for backend in BackendRegistry.standard.allBackends() {
+                let report = TrustEvaluator(backend: backend).evaluate(TrustEvaluation(
+                    certificates: leaf, anchors: anchors, verifyDate: date, ocspResponses: [response]))
+                let failed = Self.failedRules(report)
+                #expect(failed.contains("certkit.ocsp-validation") == !valid, "\(date) \(backend.name): \(failed)")
+                #expect(report.isTrusted == valid, "\(date) \(backend.name): \(report.result) \(report.checks)")
+            }
+        }
+    }
+
+    // MARK: validity encoding
+
+    /// webpki.validity-encoding: a date in GeneralizedTime is refused through 2049-12-31T23:59:59Z and allowed from
+    /// 2050-01-01T00:00:00Z. No scenario's certificate is valid past 2049 (its issuer would have to be), so this edge
+    /// is shown on the core alone: the GeneralizedTime leaf of profiles-leaf-generalized-time-2030 with its dates
+    /// rewritten in place (same length, its signature no longer verifies, which the core's profile rules do not read).
+    @Test("webpki: GeneralizedTime validity dates are refused before 2050 and allowed from 2050 (core alone)")
+    func validityEncodingEdge() throws {
+        let scenario = try Self.scenario("profiles-leaf-generalized-time-2030-webpki")
+        let chain = try Fixtures.certificates(scenario.chain) + scenario.anchors.flatMap(Fixtures.certificates)
+        func leaf(notBefore: String, notAfter: String) throws -> Certificate {
+            var der = chain[0].derEncoded
+            for (old, new) in [("20300101000000Z", notBefore), ("20310601000000Z", notAfter)] {
+                let bytes = Array(old.utf8)
+                let at = try #require(der.indices.first { der[$0...].starts(with: bytes) }, "no \(old) in the leaf")
+                der.replaceSubrange(at..<at + bytes.count, with: Array(new.utf8))
+            }
+            return try Certificate(derEncoded: der)
+        }
+        func failedRules(_ certificate: Certificate, _ profile: TrustProfile) -> [String] {
+            let findings = CorePolicy.findings(for: PathContext(
+                path: CandidatePath(certificates: [certificate] + chain.dropFirst(), endsAtAnchor: true),
+                policy: .sslServer(host: "leaf.example", profile: profile), date: certificate.notBefore))
+            return findings.rules[0].values.flatMap { $0.map(\.id) }
+        }
+        let rule = "webpki.validity-encoding"
+        #expect(failedRules(chain[0], .webpki).contains(rule), "the scenario's leaf: 2030 in GeneralizedTime")
+        let from2050 = try leaf(notBefore: "20500101000000Z", notAfter: "20510101000000Z")
+        #expect(from2050.notBefore == (try Fixtures.date("2050-01-01T00:00:00Z")))
+        #expect(!failedRules(from2050, .webpki).contains(rule))
+        let through2049 = try leaf(notBefore: "20491231235959Z", notAfter: "20510101000000Z")
+        #expect(through2049.notBefore == (try Fixtures.date("2049-12-31T23:59:59Z")))
+        #expect(failedRules(through2049, .webpki).contains(rule))
+        for profile in [TrustProfile.apple, .rfc5280] {
+            #expect(!failedRules(through2049, profile).contains(rule), "\(profile) does not enforce the rule")
+        }
+    }
+
+    // MARK: key identifier linkage
+
+    /// rfc5280.key-identifier-linkage: the chain builder never links a certificate to an issuer whose
+    /// subjectKeyIdentifier differs from its authorityKeyIdentifier, so on both backends the mismatched leaf ends
+    /// the path (MissingIntermediate); given that path directly, the core fails it with IdLinkage in every profile,
+    /// and the control path (equal identifiers) passes.
+    @Test("an authorityKeyIdentifier that differs from the issuer's subjectKeyIdentifier fails IdLinkage")
+    func keyIdentifierLinkage() throws {
+        func path(_ name: String) throws -> [Certificate] {
+            let scenario = try Self.scenario(name)
+            return try Fixtures.certificates(scenario.chain) + scenario.anchors.flatMap(Fixtures.certificates)
+        }
+        let mismatched = try path("profiles-aki-mismatch-rfc5280")
+        let control = try path("profiles-control-rfc5280")
+        #expect(mismatched.count == 3 && control.count == 3)
+        let date = try Fixtures.date("2030-06-01T00:00:00Z")
+        for profile in TrustProfile.allCases {
+            func findings(_ certificates: [Certificate]) -> PathFindings {
+                CorePolicy.findings(for: PathContext(
+                    path: CandidatePath(certificates: certificates, endsAtAnchor: true),
+                    policy: .sslServer(host: "leaf.example", profile: profile), date: date))
+            }
+            let failing = findings(mismatched)
+            #expect(failing.checks[0].contains(.idLinkage), "\(profile): \(failing.checks)")
+            #expect(failing.rules[0][.idLinkage]?.map(\.id) == ["rfc5280.key-identifier-linkage"], "\(profile)")
+            #expect(!failing.checks[1].contains(.idLinkage) && !failing.checks[2].contains(.idLinkage), "\(profile)")
+            let passing = findings(control)
+            #expect(!passing.checks.contains { $0.contains(.idLinkage) }, "\(profile): \(passing.checks)")
+        }
+        for (backend, report) in try Self.reports(try Self.scenario("profiles-aki-mismatch-rfc5280")) {
+            #expect(report.chain.count == 1, "\(backend): the leaf is linked to an issuer")
+            #expect(report.checks.first == [.missingIntermediate], "\(backend): \(report.checks)")
+        }
+    }
+}
