@@ -333,6 +333,11 @@ RULES = [
     # issuer key's CRL and leaves it out (a CRL that names this issuer's key and fails its signature is a failure).
     AllTagsRule("gnutls-crl-of-another-key", [r"^crl\.aki-mismatch$", r"^crl\.(wrong-key|bad-sig)$"], ("gnutls",),
                 cause={"gnutls": gnu("The certificate chain is revoked")}),
+    # The root's CRL lists the leaf's serial; the intermediate is self-issued (the root's name, its own key), so by
+    # name the root's CRL covers the leaf: certtool applies it unverified; certkit needs the CRL signed by the leaf's
+    # issuer's key (RFC 5280 section 6.3.3 (f)) and leaves it out.
+    AllTagsRule("gnutls-crl-by-name-self-issued", [r"^crl\.root-crl-lists-leaf", r"^chain\.self-issued-int$"], ("gnutls",),
+                cause={"gnutls": gnu("The certificate chain is revoked")}),
     Rule("bad-crl-beside-valid", r"^crl\.(extra-bad-crl-masking|two-crls-bad-first)$", OPENSSL_ALL,
          cause={"openssl": ossl(8)}),
     # The presented chain runs past the anchor to the root: certkit's path ends at the first anchor; certtool walks
@@ -343,6 +348,9 @@ RULES = [
     # each CA's subtrees on their own; GnuTLS intersects them and refuses. pyca refuses the empty constraint.
     AllTagsRule("gnutls-nc-empty-dns-intersection", [r"^nc\.permit-dns-empty@int", r"^nc\.permit-dns-ok@root$"],
                 ("gnutls",) + PYCA, cause={"gnutls": gnu(G_CONSTRAINTS), "pyca": py("malformed DNS name constraint")}),
+    # The same with the empty permitted dNSName in the root and a permitted dNSName (any spelling) in the intermediate.
+    AllTagsRule("gnutls-nc-empty-dns-intersection-root", [r"^nc\.permit-dns-empty@root$", r"^nc\.permit-dns-[a-z0-9-]+@int\d?$"],
+                ("gnutls",) + PYCA, cause={"gnutls": gnu(G_CONSTRAINTS), "pyca": py("malformed DNS name constraint")}),
     # No dNSName in the leaf, a host name in its CN: the apple and rfc5280 profiles never read the CN (names come
     # from the subjectAltName), so DNS name constraints do not apply to it; OpenSSL and GnuTLS constrain the CN.
     AllTagsRule("cn-not-constrained", [r"^san\.no-dns-cn-host@leaf$", r"^nc\."], OPENSSL_ALL + ("gnutls",),
@@ -350,7 +358,7 @@ RULES = [
     # A dNSName SAN that is not a valid host name (an IP literal, a NUL) beside an excluded DNS subtree it does not
     # fall in: the apple profile compares names as trustd does; rfc5280 and webpki refuse such a SAN under any
     # DNS constraint (rfc5280.name-constraints-valid-names), as pyca does.
-    AllTagsRule("apple-invalid-san-excluded", [r"^nc\.exclude-", r"^host\.(dns:san-nul|dns:wild-(middle|doublestar)|ip:.*/both)@leaf$"], PYCA,
+    AllTagsRule("apple-invalid-san-excluded", [r"^nc\.exclude-", r"^host\.(dns:san-nul|dns:wild-(middle|doublestar)|dns:ipv6-as-dns|ip:.*/both)@leaf$"], PYCA,
                 profiles={"apple"}, cause={"pyca": r"(?i)name constraint|DNS name|invalid|SAN"}),
     # directoryName constraints: certkit implements them (RFC 5280 section 4.2.1.10); pyca refuses the extension
     # and GnuTLS refuses every certificate below an excluded directoryName.

@@ -156,6 +156,22 @@ class ExplanationTests(unittest.TestCase):
         self.assertEqual(run(["chain.anchor-is-leaf", "eku.leaf-any-only@leaf"], refs)[0], "explained-accept")
         self.assertEqual(run(["eku.leaf-any-only@leaf"], {"pyca": refs["pyca"]})[0], "unexplained-accept")
 
+    def test_rows_of_seed_20261205(self):
+        # case 30976: an empty permitted dNSName in the root, an upper-case one in the intermediate.
+        g_nc = "Chain verification output: Not verified. The certificate is NOT trusted. The certificate chain violates the signer's constraints."
+        refs = {"gnutls": g_nc, "pyca": "VerificationError: validation failed: candidates exhausted: malformed DNS name constraint: "}
+        self.assertEqual(run(["nc.permit-dns-empty@root", "nc.permit-dns-upper@int"], refs)[0], "explained-accept")
+        self.assertEqual(run(["nc.permit-dns-upper@int"], {"gnutls": g_nc})[0], "unexplained-accept")
+        # case 33741: the root's CRL lists the leaf; the intermediate is self-issued.
+        revoked = {"gnutls": "Chain verification output: Not verified. The certificate is NOT trusted. The certificate chain is revoked."}
+        self.assertEqual(run(["crl.root-crl-lists-leaf/not-revoking", "chain.self-issued-int"], revoked)[0], "explained-accept")
+        self.assertEqual(run(["crl.root-crl-lists-leaf/not-revoking"], revoked)[0], "unexplained-accept")
+        # case 39918: an IPv6 literal as dNSName beside an excluded subtree (apple profile only).
+        malformed = {"pyca": "VerificationError: validation failed: candidates exhausted: unsatisfiable DNS name constraint: malformed SAN 2001:db8::10"}
+        self.assertEqual(run(["nc.exclude-dns-www@root", "host.dns:ipv6-as-dns@leaf"], malformed)[0], "explained-accept")
+        self.assertEqual(run(["nc.exclude-dns-www@root", "host.dns:ipv6-as-dns@leaf"], malformed, profile="rfc5280")[0],
+                         "unexplained-accept")
+
     def test_every_row_has_a_cause_for_every_reference_it_names(self):
         for rule in classify.RULES:
             for r in rule.references:
