@@ -1,4 +1,5 @@
 import CertKit
+import CertKitBackends
 import CertKitTestSupport
 import Foundation
 import Testing
@@ -77,5 +78,31 @@ import Testing
         var unknownRoot = try Self.evaluation()
         unknownRoot.anchors = try Fixtures.certificates("valid-chain-ec/root-ec.pem")
         #expect(!evaluator.evaluate(unknownRoot).isTrusted)
+    }
+
+    @Test("audit: a library reading another signature digest than the allowlist is LibraryVerdict on that certificate — the leaf, an intermediate; the anchor's own signature is never read",
+          arguments: [0, 1, 2])
+    func digestReadingPerCertificate(index: Int) throws {
+        let evaluation = try Self.evaluation()
+        let path = evaluation.certificates + evaluation.anchors
+        let subject = path[index].derEncoded
+        for real in BackendRegistry.standard.allBackends() {
+            let backend = ForwardingBackend(real, overrides: .init(librarySignatureDigest: { certificate, real in
+                certificate.derEncoded == subject ? .digest(.sha512) : real.librarySignatureDigest(of: certificate)
+            }))
+            let report = TrustEvaluator(backend: backend, configuration: .audit).evaluate(evaluation)
+            if index == 2 {
+                // The anchor is taken as given: its self-signature is not read, in the core or the audit.
+                #expect(report.result == .unspecified, "\(real.name): \(report.checks)")
+            } else {
+                #expect(report.result == .recoverableTrustFailure, "\(real.name) [\(index)]")
+                #expect(report.checks.indices.filter { report.checks[$0].contains(.libraryVerdict) } == [index],
+                        "\(real.name): \(report.checks)")
+                #expect(report.libraryVerdict.contains { $0.hasPrefix("[\(index)]") && $0.contains("sha512") },
+                        "\(real.name): \(report.libraryVerdict)")
+            }
+            // The default (no audit) never asks.
+            #expect(TrustEvaluator(backend: backend).evaluate(evaluation).result == .unspecified, "\(real.name)")
+        }
     }
 }
