@@ -21,7 +21,7 @@ struct OpenSSLPathVerification {
         var anchorHandle: OpenSSLCertificate?
         var nonAnchors = path.certificates
         if path.endsAtAnchor, let anchor = path.certificates.last {
-            guard let entry = anchors.entry(for: anchor) else {
+            guard let entry = try anchors.entry(for: anchor) else {
                 throw BackendError("openssl: the path's anchor \(anchor) is not in the prepared anchor store")
             }
             store = entry.store

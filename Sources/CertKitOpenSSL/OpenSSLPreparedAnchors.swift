@@ -24,6 +24,12 @@ final class OpenSSLPreparedAnchors: PreparedAnchorStore, @unchecked Sendable {
     let anchors: [Certificate]
     /// Stores by anchor DER.
     private let entries: [[UInt8]: Entry]
+    /// Why OpenSSL could not import an anchor (`d2i_X509` refuses, e.g., a subject that is not valid UTF-8), by
+    /// anchor DER. Only the audit mode's `X509_verify_cert` needs the anchor as an `X509`; the core verifies the
+    /// anchor's signatures from its SubjectPublicKeyInfo, so the import failure is the audit's error (a
+    /// `BackendError` when it runs on a path ending there), not every evaluation's: in the default mode both
+    /// backends give the core's verdict on such an anchor.
+    private let importFailures: [[UInt8]: BackendError]
     /// A store trusting nothing, for incomplete paths.
     let emptyStore: OpenSSLStore
     /// The anchors' keys and verification templates, made when an anchor first signs a link and kept with the
@@ -38,16 +44,27 @@ final class OpenSSLPreparedAnchors: PreparedAnchorStore, @unchecked Sendable {
     init(anchors: [Certificate]) throws(BackendError) {
         self.anchors = anchors
         var entries: [[UInt8]: Entry] = [:]
-        for anchor in anchors where entries[anchor.derEncoded] == nil {
-            let certificate = try OpenSSLCertificate(der: anchor.derEncoded)
+        var importFailures: [[UInt8]: BackendError] = [:]
+        for anchor in anchors where entries[anchor.derEncoded] == nil && importFailures[anchor.derEncoded] == nil {
+            let certificate: OpenSSLCertificate
+            do {
+                certificate = try OpenSSLCertificate(der: anchor.derEncoded)
+            } catch {
+                importFailures[anchor.derEncoded] = error
+                OpenSSLErrorQueue.clear()
+                continue
+            }
             entries[anchor.derEncoded] = Entry(certificate: certificate, store: try OpenSSLStore(trusting: [certificate]))
         }
         self.entries = entries
+        self.importFailures = importFailures
         self.emptyStore = try OpenSSLStore(trusting: [])
     }
 
-    /// The entry for `anchor`, when it is one of the prepared anchors.
-    func entry(for anchor: Certificate) -> Entry? {
-        entries[anchor.derEncoded]
+    /// The entry for `anchor`, when it is one of the prepared anchors; the import error when OpenSSL could not
+    /// read it.
+    func entry(for anchor: Certificate) throws(BackendError) -> Entry? {
+        if let failure = importFailures[anchor.derEncoded] { throw failure }
+        return entries[anchor.derEncoded]
     }
 }

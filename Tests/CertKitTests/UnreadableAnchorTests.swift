@@ -1,0 +1,55 @@
+@testable import CertKit
+import CertKitBackends
+import Foundation
+import Testing
+
+/// An anchor one library cannot import (OpenSSL's `d2i_X509` refuses a subject that is not valid UTF-8; GnuTLS reads
+/// it): in the default mode the core verifies the anchor's signatures from its key and decides alone, so both
+/// backends give the same verdict; only the audit mode, which runs the library's own verifier on the anchor, meets
+/// the library's refusal (differential seed 20261205, cases 38015 and 48622: OpenSSL said BackendError, GnuTLS
+/// the core's verdict).
+@Suite("an anchor one library cannot import: the core's verdict on both backends by default")
+struct UnreadableAnchorTests {
+    typealias F = GnuTLSFixtures
+
+    /// The RSA fixture leaf with its subject's CN an UTF8String that is not UTF-8 (its SAN still names leaf.example).
+    static func unreadableLeaf() throws -> Certificate {
+        let leaf = try F.derBlocks("valid-chain-rsa/chain.pem")[0]
+        let (fields, rest) = try DERReader.read(leaf) { top throws(CertificateDecodingError) in
+            var outer = try top.read(DERTag.sequence, "certificate").children()
+            let tbs = try outer.read(DERTag.sequence, "tbs")
+            var rest: [[UInt8]] = []
+            while let node = try outer.next() { rest.append(node.encoded) }
+            var fields = try tbs.children()
+            var kept: [[UInt8]] = []
+            while let node = try fields.next() { kept.append(node.encoded) }
+            return (kept, rest)
+        }
+        var replaced = fields
+        let cn: [UInt8] = [0x06, 0x03, 0x55, 0x04, 0x03]
+        replaced[5] = DERBuilder.sequence([DERBuilder.set([DERBuilder.sequence([cn, DERBuilder.tlv(0x0C, [0xFF, 0xFE, 0x20, 0x62, 0x61, 0x64])])])])
+        return try Certificate(derEncoded: DERBuilder.sequence([DERBuilder.sequence(replaced)] + rest))
+    }
+
+    @Test("the leaf is itself the anchor: trusted on both backends in the default mode")
+    func defaultModeSameVerdict() throws {
+        let leaf = try Self.unreadableLeaf()
+        let evaluation = TrustEvaluation(
+            certificates: [leaf], policies: [.sslServer(host: "leaf.example")], anchors: [leaf], verifyDate: F.verifyDate)
+        for backend in BackendRegistry.standard.allBackends() {
+            let report = TrustEvaluator(backend: backend).evaluate(evaluation)
+            #expect(report.result == .unspecified, "\(backend.name): \(report.result) \(report.checks) \(report.error?.message ?? "")")
+        }
+    }
+
+    @Test("the audit mode on OpenSSL meets the import failure: a BackendError, never a trusted verdict")
+    func auditModeFailsClosed() throws {
+        let leaf = try Self.unreadableLeaf()
+        let evaluation = TrustEvaluation(
+            certificates: [leaf], policies: [.sslServer(host: "leaf.example")], anchors: [leaf], verifyDate: F.verifyDate)
+        let openssl = try #require(BackendRegistry.standard.backend(named: "openssl"))
+        let report = TrustEvaluator(backend: openssl, configuration: .audit).evaluate(evaluation)
+        #expect(!report.isTrusted, "\(report.result)")
+        #expect(report.result == .otherError && report.allFailures.contains(.backendError), "\(report.result) \(report.checks)")
+    }
+}
