@@ -180,6 +180,7 @@ G_LOAD = ("gnutls_x509_trust_add_trust_file", "error parsing CRTs", "Error in th
           "gnutls_x509_crt_get_issuer_dn")
 # certtool cannot read an empty issuer name (a certificate whose issuer's subject is empty)
 G_NO_ISSUER_DN = "gnutls_x509_crt_get_issuer_dn: The requested data were not available"
+G_NOT_YET_VALID = "The certificate chain uses not yet valid certificate"
 G_EXPIRED = "The certificate chain uses expired certificate"
 
 
@@ -386,6 +387,10 @@ RULES = [
     # (and pyca, and GnuTLS) keep the bytes, compare names as encoded and print them escaped.
     Rule("openssl-bad-utf8-load", r"^name\.subject-bad-utf8@", OPENSSL_ALL + PYCA,
          cause={"openssl": OSSL_LOAD, "pyca": r'kind: InvalidValue, location: \["subject"\]'}),
+    # The same intermediate beside a distractor of its name in the untrusted file: OpenSSL loads the file without
+    # the certificate it cannot decode and finds no issuer for the leaf (error 20).
+    AllTagsRule("openssl-bad-utf8-distractor", [r"^name\.subject-bad-utf8@int\d?$", r"^chain\.distractor$"], OPENSSL_ALL,
+                cause={"openssl": ossl(20)}),
     # A distractor with the issuer's name and another key is tried first by pyca; when the real path fails too
     # (for its own explained reason: the anchor's own signature algorithm), pyca reports only the last candidate.
     DistractorRule("pyca-distractor-last-error", r"^chain\.(cross-distractor-same-name|self-issued-int)$", PYCA,
@@ -395,7 +400,7 @@ RULES = [
     AboveAnchorRule("above-the-anchor", r".", ALL,
                     cause={"openssl": ossl_above_leaf() + "|" + OSSL_LOAD,
                            "gnutls": gnu(G_ISSUER, G_NOT_CA, G_SIG, G_INSECURE, G_CRIT, G_PURPOSE, G_CONSTRAINTS,
-                                         G_EXPIRED, G_NO_ISSUER_DN, *G_LOAD),
+                                         G_EXPIRED, G_NOT_YET_VALID, G_NO_ISSUER_DN, *G_LOAD),
                            "pyca": r"candidates exhausted|^ValueError: error parsing asn1 value|^InvalidVersion: "
                                    r"|must have a non-empty Issuer"}),
     # RFC 5280 section 4.1.2.5: the validity period runs from notBefore through notAfter, inclusive; OpenSSL

@@ -172,6 +172,16 @@ class ExplanationTests(unittest.TestCase):
         self.assertEqual(run(["nc.exclude-dns-www@root", "host.dns:ipv6-as-dns@leaf"], malformed, profile="rfc5280")[0],
                          "unexplained-accept")
 
+    def test_more_rows_of_seed_20261205(self):
+        # case 44954: the root above an intermediate anchor is not yet valid (inverted validity).
+        refs = {"gnutls": "Chain verification output: Not verified. The certificate is NOT trusted. The certificate chain uses not yet valid certificate."}
+        self.assertEqual(run(["validity.inverted@root", "anchor@int", "chain.anchor-root-and-int"], refs)[0], "explained-accept")
+        self.assertEqual(run(["validity.inverted@leaf"], refs)[0], "unexplained-accept")
+        # case 59581: an undecodable intermediate beside a distractor of its name.
+        e20 = {"openssl": "error 20 at 0 depth lookup: unable to get local issuer certificate"}
+        self.assertEqual(run(["name.subject-bad-utf8@int", "chain.distractor"], e20)[0], "explained-accept")
+        self.assertEqual(run(["chain.distractor"], e20)[0], "unexplained-accept")
+
     def test_every_row_has_a_cause_for_every_reference_it_names(self):
         for rule in classify.RULES:
             for r in rule.references:
