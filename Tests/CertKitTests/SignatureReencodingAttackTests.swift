@@ -382,7 +382,8 @@ struct SignatureReencodingAttackTests {
         ]
         for (algorithm, scheme, order, half, pastOrder) in cases {
             let key = PublicKeyInfo(algorithm: algorithm, derEncoded: [])
-            let r = [UInt8](repeating: 0x5A, count: half)
+            // R: a canonical point encoding (for Ed448 the final octet holds only the sign of x).
+            let r = [UInt8](repeating: 0x5A, count: half - 1) + [half == 57 ? 0x00 : 0x5A]
             func signature(_ s: [UInt8]) -> [UInt8] { r + Self.littleEndian(s, count: half) }
             #expect(SignatureValueEncoding.problem(signature(Self.adding(-1, to: order)), scheme: scheme, key: key) == nil, "\(scheme) L − 1")
             #expect(SignatureValueEncoding.problem(signature([0x00]), scheme: scheme, key: key) == nil, "\(scheme) S = 0")
@@ -435,7 +436,8 @@ struct SignatureReencodingAttackTests {
         #expect(SignatureValueEncoding.problem([UInt8](repeating: 1, count: 64), scheme: .ed25519, key: ed25519) == nil)
         #expect(SignatureValueEncoding.problem([UInt8](repeating: 1, count: 65), scheme: .ed25519, key: ed25519) != nil)
         let ed448 = PublicKeyInfo(algorithm: .ed448, derEncoded: [])
-        #expect(SignatureValueEncoding.problem([UInt8](repeating: 1, count: 113) + [0], scheme: .ed448, key: ed448) == nil)
+        let ed448Half = [UInt8](repeating: 1, count: 56) + [0]
+        #expect(SignatureValueEncoding.problem(ed448Half + ed448Half, scheme: .ed448, key: ed448) == nil)
         #expect(SignatureValueEncoding.problem([UInt8](repeating: 1, count: 113), scheme: .ed448, key: ed448) != nil)
         let signature = Self.sigValue(r: [0x01], s: [0x01])
         let explicit = PublicKeyInfo(algorithm: .ec(curve: PublicKeyInfo.explicitCurve, bits: 256), derEncoded: [])

@@ -9,7 +9,8 @@
 ///   the core knows (``curveOrders``); a signature by a key on any other curve is refused.
 /// - **RSA** (RFC 8017 §8.2.2, §8.1.2): the signature is exactly as long as the modulus (both libraries refuse
 ///   another length today; the core does not leave it to them).
-/// - **EdDSA** (RFC 8032): 64 bytes for Ed25519, 114 for Ed448, with S below the group order L (§5.1.7, §5.2.7):
+/// - **EdDSA** (RFC 8032): 64 bytes for Ed25519, 114 for Ed448, `R` a canonical point of more than small order
+///   (``EdwardsPointEncoding``), and S below the group order L (§5.1.7, §5.2.7):
 ///   GnuTLS verified an Ed448 signature whose S had L added to it (a flipped bit in the last octet) that OpenSSL
 ///   refuses — a second signature value, and a CRL that one backend applied and the other did not.
 ///
@@ -33,12 +34,14 @@ enum SignatureValueEncoding {
             guard signature.count == 64 else {
                 return "the Ed25519 signature is \(signature.count) bytes long, not 64 (RFC 8032 §5.1.6)"
             }
+            if let problem = EdwardsPointEncoding.problem(signature[..<32], ed448: false) { return "the Ed25519 signature's R: \(problem)" }
             return isBelow(littleEndian: signature[32...], bigEndianLimit: ed25519Order)
                 ? nil : "the Ed25519 signature's S is not below the group order (RFC 8032 §5.1.7)"
         case (.ed448, .ed448):
             guard signature.count == 114 else {
                 return "the Ed448 signature is \(signature.count) bytes long, not 114 (RFC 8032 §5.2.6)"
             }
+            if let problem = EdwardsPointEncoding.problem(signature[..<57], ed448: true) { return "the Ed448 signature's R: \(problem)" }
             return isBelow(littleEndian: signature[57...], bigEndianLimit: ed448Order)
                 ? nil : "the Ed448 signature's S is not below the group order (RFC 8032 §5.2.7)"
         default:

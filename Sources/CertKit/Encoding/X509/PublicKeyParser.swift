@@ -55,6 +55,9 @@ enum PublicKeyParser {
             let length = oid == ed25519 ? 32 : 57
             if parameters != nil { problem = problem ?? "EdDSA key parameters are present (RFC 8410 §3: absent)" }
             if keyBits.bytes.count != length { problem = problem ?? "EdDSA key is not \(length) bytes long" }
+            if keyBits.bytes.count == length, let point = EdwardsPointEncoding.problem(Array(keyBits.bytes)[...], ed448: oid == ed448) {
+                problem = problem ?? "EdDSA key: \(point)"
+            }
         case dsa:
             var bits = 0
             if let parameters, parameters.tag == DERTag.sequence {
