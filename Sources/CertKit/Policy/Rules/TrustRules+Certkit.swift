@@ -36,7 +36,7 @@ extension TrustRules {
     /// Keys encoded as their RFC requires.
     public static let publicKeyEncoding = TrustRule(
         "certkit.spki-encoding", .weakKeySize, everyProfile, "RFC 3279 §2.3.1, RFC 5480 §2.2, RFC 8410 §3; trustd WeakKeySize",
-        "every key is encoded as its algorithm requires and within the key bounds of Limits: no unused bits, NULL rsaEncryption parameters, a positive odd RSA modulus of at most 16384 bits, an odd RSA exponent of 3 to 64 bits, DSA p at most 10000 bits with q of 160/224/256 bits and 1 < g, y < p, an uncompressed EC point of the curve's length, EdDSA without parameters (fatal; nothing such a key signs is verified)")
+        "every key is encoded as its algorithm requires and within the key bounds of Limits: no unused bits, NULL rsaEncryption parameters, a positive odd RSA modulus of at most 16384 bits, an odd RSA exponent of 3 to 64 bits, DSA p at most 10000 bits with q of 160/224/256 bits and 1 < g, y < p, an uncompressed EC point of the curve's length, EdDSA without parameters and a canonically encoded point of more than small order (fatal; nothing such a key signs is verified)")
     /// Keys both backends verify.
     public static let verifiableKeyAlgorithm = TrustRule(
         "certkit.key-algorithm", .weakKeySize, everyProfile, "RFC 3279, RFC 5480, RFC 8410; OpenSSL and GnuTLS key support",
