@@ -6,10 +6,10 @@ import CertKitTestSupport
 import Foundation
 import Testing
 
-/// The iteration counts of a PKCS#12 file are bounded before either library sees it (issue 26 #3): the MAC, the
-/// encrypted content, a shrouded key in the clear and a shrouded key inside the encrypted content (readable only
-/// after decryption), each one past ``Limits/maxPKCS12Iterations`` (the pkcs12 fixture set,
-/// Scripts/fixtures/certkit_fixtures/sets/pkcs12.py).
+/// The iteration counts of a PKCS#12 file are bounded before either library sees it: the MAC, the encrypted
+/// content, a shrouded key in the clear and a shrouded key inside an encrypted content (readable only after
+/// decryption: in the only content, in a later one after a clear content, or in a nested SafeContents), each one
+/// past ``Limits/maxPKCS12Iterations`` (the pkcs12 fixture set, Scripts/fixtures/certkit_fixtures/sets/pkcs12.py).
 @Suite("PKCS#12 iteration counts: bounded before any key derivation")
 struct PKCS12IterationBoundTests {
     static let backends = BackendRegistry.standard.names
