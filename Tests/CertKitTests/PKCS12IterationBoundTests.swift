@@ -6,10 +6,10 @@ import CertKitTestSupport
 import Foundation
 import Testing
 
-/// The iteration counts of a PKCS#12 file are bounded before either library sees it (issue 26 #3): the MAC, the
-/// encrypted content, a shrouded key in the clear and a shrouded key inside the encrypted content (readable only
-/// after decryption), each one past ``Limits/maxPKCS12Iterations`` (the pkcs12 fixture set,
-/// Scripts/fixtures/certkit_fixtures/sets/pkcs12.py).
+/// The iteration counts of a PKCS#12 file are bounded before either library sees it: the MAC, the encrypted
+/// content, a shrouded key in the clear and a shrouded key inside an encrypted content (readable only after
+/// decryption: in the only content, in a later one after a clear content, or in a nested SafeContents), each one
+/// past ``Limits/maxPKCS12Iterations`` (the pkcs12 fixture set, Scripts/fixtures/certkit_fixtures/sets/pkcs12.py).
 @Suite("PKCS#12 iteration counts: bounded before any key derivation")
 struct PKCS12IterationBoundTests {
     static let backends = BackendRegistry.standard.names
@@ -42,6 +42,8 @@ struct PKCS12IterationBoundTests {
     @Test("one count past the bound is refused, wherever it is", arguments: backends, [
         ("bounds-mac-over.p12", "the PKCS#12 MAC"), ("bounds-content-over.p12", "an encrypted content"),
         ("bounds-clear-key-over.p12", "a shrouded key"), ("bounds-inner-key-over.p12", "a shrouded key"),
+        // In an encrypted content that comes after a clear one.
+        ("bounds-late-key-over.p12", "a shrouded key"),
     ])
     func overTheBound(backend: String, file: (name: String, what: String)) throws {
         let result = try outcome(backend, file.name)
@@ -53,6 +55,38 @@ struct PKCS12IterationBoundTests {
         let bytes = try IdentityFixtures.bytes(file.name)
         #expect(throws: IdentityError.limitExceeded(reason)) {
             try importer(backend).pkcs12Certificates(bytes, password: IdentityFixtures.password)
+        }
+    }
+
+    @Test("the same layouts with every count 2048 import: a clear content first, the key in a later encrypted one",
+          arguments: backends)
+    func laterEncryptedContent(backend: String) throws {
+        let identity = try outcome(backend, "bounds-late-control.p12").get()
+        #expect(identity.certificates == (try IdentityFixtures.certificates("client-chain.pem")))
+    }
+
+    @Test("a shrouded key in a nested SafeContents inside the encrypted content: bounded on OpenSSL, never derived by GnuTLS",
+          arguments: backends)
+    func nestedInEncryptedContent(backend: String) throws {
+        let start = ContinuousClock.now
+        let over = try outcome(backend, "bounds-nested-key-over.p12")
+        let control = try outcome(backend, "bounds-nested-control.p12")
+        #expect(ContinuousClock.now - start < workBound(seconds: 2), "\(backend): the 1,000,001 iterations were not derived")
+        if backend == "openssl" {
+            // PKCS12_parse follows the safeContentsBag: the key's count is read after decryption and refused.
+            #expect(error(over) == .limitExceeded(
+                "a shrouded key asks for 1000001 key-derivation iterations, more than 1000000 (Limits.maxPKCS12Iterations)"))
+            #expect(throws: IdentityError.limitExceeded(
+                "a shrouded key asks for 1000001 key-derivation iterations, more than 1000000 (Limits.maxPKCS12Iterations)")) {
+                try importer(backend).pkcs12Certificates(IdentityFixtures.bytes("bounds-nested-key-over.p12"),
+                                                        password: IdentityFixtures.password)
+            }
+            #expect(try control.get().certificates == (try IdentityFixtures.certificates("client-chain.pem")))
+        } else {
+            // GnuTLS 3.7 reads a safeContentsBag as a bag of unknown type: it finds no key in either file (the same
+            // refusal whatever the nested key's count) and derives none.
+            #expect(error(over) == .noKey)
+            #expect(error(control) == .noKey)
         }
     }
 
@@ -212,6 +246,11 @@ struct PKCS12IterationBoundTests {
         #expect(throws: IdentityError.malformed("an encrypted content derives its key with 1.2.840.113549.1.5.11, not PBKDF2")) {
             try importer(backend).importPKCS12(other, password: IdentityFixtures.password)
         }
+    }
+
+    private func error(_ result: Result<Identity, IdentityError>) -> IdentityError? {
+        guard case .failure(let error) = result else { return nil }
+        return error
     }
 
     private func firstRange(of needle: [UInt8], in haystack: [UInt8]) -> Range<Int>? {
