@@ -103,6 +103,7 @@ struct PathSignatureCheck {
         guard input.scheme.accepts(input.signerKey.algorithm) else {
             return "\(input.scheme) cannot be made with a \(input.signerKey.algorithm) key"
         }
+        if let problem = PSSKeyParameters.mismatch(key: input.signerKey, scheme: input.scheme) { return problem }
         if let problem = SignatureValueEncoding.problem(input.signature, scheme: input.scheme, key: input.signerKey) {
             return problem
         }
