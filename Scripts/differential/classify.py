@@ -30,6 +30,11 @@ def reasons(reference, detail):
             if not part or re.search(r"^error \S+: verification failed$", part):
                 continue
             out.append(part)
+        # OpenSSL's error-queue lines ("40B7…:error:0200008A:rsa routines:…") detail the verify errors listed beside
+        # them; when there are verify errors, those are the reasons.
+        verify = [x for x in out if re.search(r"^error \d+ at \d+ depth lookup: ", x)]
+        if verify:
+            out = [x for x in out if not re.search(r"^[0-9A-F]{8,}:error:", x)]
         return out or [detail]
     if reference == "gnutls":
         out = []
@@ -160,7 +165,7 @@ def ossl_above_leaf(*codes):
 
 
 # openssl could not load a certificate file at all (the decoder's error-queue lines).
-OSSL_LOAD = r":error:[0-9A-F]+:(STORE|asn1 encoding|x509|PEM|DECODER) routines"
+OSSL_LOAD = r":error:[0-9A-F]+:(STORE|asn1 encoding|x509|x509 certificate|PEM|DECODER) routines|^Error loading file "
 
 
 def gnu(*sentences):
@@ -350,7 +355,8 @@ RULES = [
     AllTagsRule("gnutls-nc-empty-dns-intersection", [r"^nc\.permit-dns-empty@int", r"^nc\.permit-dns-ok@root$"],
                 ("gnutls",) + PYCA, cause={"gnutls": gnu(G_CONSTRAINTS), "pyca": py("malformed DNS name constraint")}),
     # The same with the empty permitted dNSName in the root and a permitted dNSName (any spelling) in the intermediate.
-    AllTagsRule("gnutls-nc-empty-dns-intersection-root", [r"^nc\.permit-dns-empty@root$", r"^nc\.permit-dns-[a-z0-9-]+@int\d?$"],
+    AllTagsRule("gnutls-nc-empty-dns-intersection-root",
+                [r"^nc\.permit-dns-empty(\+ip-host)?@(root|int\d?)$", r"^nc\.permit-dns-(?!empty)[a-z0-9-]+(\+ip-host)?@(root|int\d?)$"],
                 ("gnutls",) + PYCA, cause={"gnutls": gnu(G_CONSTRAINTS), "pyca": py("malformed DNS name constraint")}),
     # No dNSName in the leaf, a host name in its CN: the apple and rfc5280 profiles never read the CN (names come
     # from the subjectAltName), so DNS name constraints do not apply to it; OpenSSL and GnuTLS constrain the CN.
@@ -423,6 +429,15 @@ RULES = [
     # The Netscape certificate type extension (obsolete since 2000s) is not processed by certkit, trustd, GnuTLS
     # or pyca; OpenSSL's sslserver purpose still honours it.
     Rule("netscape-cert-type", r"^ext\.add:ns-cert-type-[a-z]+@", OPENSSL_ALL, cause={"openssl": ossl(26)}),
+    # A malformed Netscape certificate type in a CA: certkit (and trustd, GnuTLS, pyca) do not process the obsolete
+    # non-critical extension; OpenSSL fails to cache the CA's extensions, takes it for no certificate and finds no
+    # issuer (error 20).
+    Rule("openssl-malformed-netscape-cert-type", r"^ext\.malformed:ns-cert-type/[a-z-]+@(int\d?|root)$", OPENSSL_ALL,
+         cause={"openssl": ossl(20)}),
+    # An empty dNSName in the leaf's subjectAltName, the peer an IP address (apple profile, which reads names as
+    # trustd does): certtool refuses to load the certificate.
+    Rule("gnutls-empty-dnsname-load", r"^host\.dns:san-empty-dns@leaf$", ("gnutls",), profiles={"apple"},
+         cause={"gnutls": gnu("error parsing CRTs: Unknown Subject Alternative name")}),
     # RFC 8410 EdDSA keys (and RFC 3279 DSA) under the rfc5280 profile; pyca's verifier is a Web PKI verifier.
     Rule("rfc5280-eddsa", r"^key\.type:(ed25519|ed448|dsa)@", PYCA, profiles={"rfc5280"},
          cause={"pyca": r"(?i)forbidden|unsupported|public key|algorithm"}),

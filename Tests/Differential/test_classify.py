@@ -182,6 +182,25 @@ class ExplanationTests(unittest.TestCase):
         self.assertEqual(run(["name.subject-bad-utf8@int", "chain.distractor"], e20)[0], "explained-accept")
         self.assertEqual(run(["chain.distractor"], e20)[0], "unexplained-accept")
 
+    def test_rows_of_the_final_rerun(self):
+        # OpenSSL's error-queue lines are details of the verify errors beside them (case 91587).
+        self.assertEqual(classify.reasons("openssl", "error 8 at 0 depth lookup: CRL signature failure | error x/leaf.pem: verification failed | 40B7308E947F0000:error:0200008A:rsa routines:RSA_padding_check_PKCS1_type_1:invalid padding:x.c:75:"),
+                         ["error 8 at 0 depth lookup: CRL signature failure"])
+        # A load failure keeps them (they are the reasons).
+        self.assertEqual(len(classify.reasons("openssl", "Error loading file a.pem | 40E7:error:05880009:x509 certificate routines:X509_load_cert_crl_file_ex:PEM lib:x.c:235:")), 2)
+        # case 95390: a malformed Netscape certificate type in the intermediate.
+        e20 = {"openssl": "error 20 at 0 depth lookup: unable to get local issuer certificate"}
+        self.assertEqual(run(["ext.malformed:ns-cert-type/garbage@int"], e20)[0], "explained-accept")
+        self.assertEqual(run(["ext.malformed:ns-cert-type/garbage@leaf"], e20)[0], "unexplained-accept")
+        # case 97173: an empty dNSName SAN, IP peer, apple profile.
+        g = {"gnutls": "error parsing CRTs: Unknown Subject Alternative name in X.509 certificate."}
+        self.assertEqual(run(["host.dns:san-empty-dns@leaf"], g)[0], "explained-accept")
+        self.assertEqual(run(["host.dns:san-empty-dns@leaf"], g, profile="rfc5280")[0], "unexplained-accept")
+        # case 94106: the empty permitted dNSName in an intermediate, another in the one below it.
+        gnc = {"gnutls": "Chain verification output: Not verified. The certificate is NOT trusted. The certificate chain violates the signer's constraints."}
+        self.assertEqual(run(["nc.permit-dns-empty+ip-host@int", "nc.permit-dns-upper@int2"], gnc)[0], "explained-accept")
+        self.assertEqual(run(["nc.permit-dns-empty@int"], gnc)[0], "unexplained-accept")
+
     def test_every_row_has_a_cause_for_every_reference_it_names(self):
         for rule in classify.RULES:
             for r in rule.references:
