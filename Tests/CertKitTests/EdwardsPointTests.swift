@@ -84,5 +84,11 @@ struct EdwardsPointTests {
         let key = try Fixtures.certificates("attacks-ed25519-chain/root-ed25519.pem")[0].publicKey
         let signature = Self.littleEndian("01", count: 32) + [UInt8](repeating: 0, count: 32)
         #expect(SignatureValueEncoding.problem(signature, scheme: .ed25519, key: key)?.contains("R") == true)
+        // Ed448: R the identity (GnuTLS verified such a CRL signature, OpenSSL did not), S well below L.
+        let ed448 = PublicKeyInfo(algorithm: .ed448, derEncoded: [])
+        let s = [UInt8](repeating: 0x11, count: 56) + [0]
+        #expect(SignatureValueEncoding.problem(Self.littleEndian("01", count: 57) + s, scheme: .ed448, key: ed448)?.contains("R") == true)
+        // The same S with an ordinary R passes the encoding check.
+        #expect(SignatureValueEncoding.problem(Self.littleEndian("05", count: 57) + s, scheme: .ed448, key: ed448) == nil)
     }
 }
