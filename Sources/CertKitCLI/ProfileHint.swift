@@ -8,7 +8,11 @@ enum ProfileHint {
     static func hint(for report: TrustReport) -> String? {
         guard let rule = report.error?.rule, report.policy != .basicX509, rule.isEnforced(by: report.policy.profile)
         else { return nil }
-        let dropping = TrustProfile.allCases.filter { !rule.isEnforced(by: $0) }
+        // Every rule that failed the same check on the same certificate must be dropped (a secp256k1 key fails
+        // apple.key-algorithm and certkit.key-algorithm: no profile drops both).
+        let error = report.error!
+        let failing = [rule] + report.failedRules(at: error.certificateIndex).filter { $0.check == error.check }
+        let dropping = TrustProfile.allCases.filter { profile in !failing.contains { $0.isEnforced(by: profile) } }
         guard !dropping.isEmpty else { return nil }
         return "use " + dropping.map { "--profile \($0.rawValue)" }.joined(separator: " or ") + " to drop this rule"
     }

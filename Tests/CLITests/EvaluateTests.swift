@@ -262,6 +262,14 @@ struct EvaluateOptionTests {
         #expect(EvaluateTextRenderer.verdict(report).hasSuffix("; use --profile apple or --profile rfc5280 to drop this rule"))
         report.error?.rule = TrustRules.validity
         #expect(!EvaluateTextRenderer.verdict(report).contains("--profile"))
+        // A secp256k1 key fails apple.key-algorithm and certkit.key-algorithm on the same certificate: no profile
+        // drops both, so no advice.
+        var weak = try EvaluateRenderingTests.report(.fatalTrustFailure, checks: [[.weakKeySize], [], []], error: TrustError(
+            check: .weakKeySize, certificateIndex: 0, message: "m", rule: TrustRules.appleKeyAlgorithm))
+        weak.rules = [[.weakKeySize: [TrustRules.appleKeyAlgorithm, TrustRules.verifiableKeyAlgorithm]], [:], [:]]
+        #expect(!EvaluateTextRenderer.verdict(weak).contains("--profile"), "\(EvaluateTextRenderer.verdict(weak))")
+        weak.rules = [[.weakKeySize: [TrustRules.appleKeyAlgorithm]], [:], [:]]
+        #expect(EvaluateTextRenderer.verdict(weak).hasSuffix("; use --profile rfc5280 or --profile webpki to drop this rule"))
         report.error?.rule = TrustRules.serialNumber
         report.policy = .basicX509
         #expect(!EvaluateTextRenderer.verdict(report).contains("--profile"))

@@ -6,8 +6,8 @@
 ///   NIST prime curve (P-192 to P-521), the keys
 ///   Security.framework can create from a certificate; trustd counts any other key as weak.
 /// - `TrustRules/verifiableKeyAlgorithm` (every profile): the key is RSA, DSA, ECDSA on a NIST prime curve, Ed25519 or
-///   Ed448, the keys both backends' libraries verify (GnuTLS has no secp256k1 or Brainpool curves). Under apple the
-///   stricter apple rule is recorded instead. `PathSignatureCheck` never hands a signature by such a key to a library
+///   Ed448, the keys both backends' libraries verify (GnuTLS has no secp256k1 or Brainpool curves), beside the
+///   apple rule where both apply. `PathSignatureCheck` never hands a signature by such a key to a library
 ///   (one library would verify it, the other could not, and the path would be trusted by one backend's core and
 ///   missing an issuer on the other's): this fatal rule is what fails the path, the same on both backends.
 /// Fatal, as trustd's WeakKeySize is: no exception turns an unusable key into a trusted one.
@@ -47,10 +47,14 @@ package struct PublicKeyUsabilityCheck: PathCheck {
             let key = certificate.publicKey
             if let problem = key.encodingProblem, context.enforces(TrustRules.publicKeyEncoding) {
                 findings.record(TrustRules.publicKeyEncoding, at: index, note: problem)
-            } else if context.enforces(TrustRules.appleKeyAlgorithm), !Self.isAppleKeyAlgorithm(key.algorithm) || key.isRSASSAPSSKey {
-                findings.record(TrustRules.appleKeyAlgorithm, at: index, note: "\(key.algorithm)")
-            } else if context.enforces(TrustRules.verifiableKeyAlgorithm), !Self.isVerifiableKeyAlgorithm(key.algorithm) {
-                findings.record(TrustRules.verifiableKeyAlgorithm, at: index, note: "\(key.algorithm)")
+            } else {
+                if context.enforces(TrustRules.appleKeyAlgorithm), !Self.isAppleKeyAlgorithm(key.algorithm) || key.isRSASSAPSSKey {
+                    findings.record(TrustRules.appleKeyAlgorithm, at: index, note: "\(key.algorithm)")
+                }
+                // Recorded beside the apple rule too: no profile drops it (so no advice names one).
+                if context.enforces(TrustRules.verifiableKeyAlgorithm), !Self.isVerifiableKeyAlgorithm(key.algorithm) {
+                    findings.record(TrustRules.verifiableKeyAlgorithm, at: index, note: "\(key.algorithm)")
+                }
             }
         }
     }

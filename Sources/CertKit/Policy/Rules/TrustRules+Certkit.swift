@@ -40,7 +40,7 @@ extension TrustRules {
     /// Keys both backends verify.
     public static let verifiableKeyAlgorithm = TrustRule(
         "certkit.key-algorithm", .weakKeySize, everyProfile, "RFC 3279, RFC 5480, RFC 8410; OpenSSL and GnuTLS key support",
-        "every key of the path is RSA, DSA, ECDSA on a NIST prime curve, Ed25519 or Ed448 — keys both backends can verify (secp256k1, Brainpool, other curves and curves spelled out in explicit parameters are refused, and nothing such a key signs is handed to a library; under apple the stricter apple.key-algorithm is recorded instead where it applies) (fatal)")
+        "every key of the path is RSA, DSA, ECDSA on a NIST prime curve, Ed25519 or Ed448 — keys both backends can verify (secp256k1, Brainpool, other curves and curves spelled out in explicit parameters are refused, and nothing such a key signs is handed to a library; recorded beside apple.key-algorithm where both apply) (fatal)")
     /// The TLS leaf's keyUsage.
     public static let tlsLeafKeyUsage = TrustRule(
         "certkit.tls-leaf-key-usage", .keyUsage, [.apple, .webpki], "RFC 5280 §4.2.1.3; RFC 8446 §4.4.2.2; OpenSSL sslserver purpose",
