@@ -84,7 +84,7 @@ public final class ForwardingBackend: TrustBackend {
     public let name: String
     /// The answers replaced.
     public let overrides: Overrides
-    private let counts = Mutex<[Call: Int]>([:])
+    private let counts = LockedValue<[Call: Int]>([:])
 
     /// Forwards to `real`, answering with `overrides` where set; `name` defaults to `real.name`.
     public init(_ real: any TrustBackend, name: String? = nil, overrides: Overrides = Overrides()) {

@@ -69,7 +69,7 @@ public final class RunningProcess: Sendable {
             var input: Int32?
         }
 
-        let state = Mutex(State())
+        let state = LockedValue(State())
         let exited = DispatchGroup()
         let outputClosed = DispatchGroup()
     }
