@@ -42,4 +42,22 @@ enum DERBuilder {
         let newTBS = sequence(kept + [tlv(0xA3, sequence(extensions))])
         return sequence([newTBS] + rest)
     }
+
+    /// `certificate` with the tbsCertificate field at `index` (0 version, 1 serial, …, 5 subject, 6
+    /// subjectPublicKeyInfo) replaced by `field`; the signature is left as is.
+    static func replacingTBSField(of certificate: [UInt8], at index: Int, with field: [UInt8]) throws -> [UInt8] {
+        let (fields, rest) = try DERReader.read(certificate) { top throws(CertificateDecodingError) in
+            var outer = try top.read(DERTag.sequence, "certificate").children()
+            let tbs = try outer.read(DERTag.sequence, "tbs")
+            var rest: [[UInt8]] = []
+            while let node = try outer.next() { rest.append(node.encoded) }
+            var fields = try tbs.children()
+            var kept: [[UInt8]] = []
+            while let node = try fields.next() { kept.append(node.encoded) }
+            return (kept, rest)
+        }
+        var replaced = fields
+        replaced[index] = field
+        return sequence([sequence(replaced)] + rest)
+    }
 }

@@ -14,20 +14,7 @@ struct UnverifiableSignerKeyTests {
     /// `certificate` with its SubjectPublicKeyInfo replaced by `spki` (the signature no longer matches: for an
     /// anchor nothing reads it).
     static func replacingKey(of certificate: [UInt8], with spki: [UInt8]) throws -> [UInt8] {
-        let (fields, rest) = try DERReader.read(certificate) { top throws(CertificateDecodingError) in
-            var outer = try top.read(DERTag.sequence, "certificate").children()
-            let tbs = try outer.read(DERTag.sequence, "tbs")
-            var rest: [[UInt8]] = []
-            while let node = try outer.next() { rest.append(node.encoded) }
-            var fields = try tbs.children()
-            var kept: [[UInt8]] = []
-            while let node = try fields.next() { kept.append(node.encoded) }
-            return (kept, rest)
-        }
-        // version, serial, signature, issuer, validity, subject, subjectPublicKeyInfo, …
-        var replaced = fields
-        replaced[6] = spki
-        return DERBuilder.sequence([DERBuilder.sequence(replaced)] + rest)
+        try DERBuilder.replacingTBSField(of: certificate, at: 6, with: spki)
     }
 
     /// leaf ← Int RSA ← an anchor with Root RSA's name and key identifier but a secp256k1 key.
