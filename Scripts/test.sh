@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh
 python3 -m unittest discover -s Tests/Mutation -q  # the mutation tool's reading of swift test runs
+Scripts/mutation.sh --check >/dev/null  # every mutant's original text still found exactly once (stale list fails)
 echo "== Fixture sets (Scripts/fixtures.sh: the package's unit tests, then every set regenerated and compared)"
 Scripts/fixtures.sh --test
 Scripts/fixtures.sh --check
