@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A reference set at most once and then read by any thread: the publication that the lazily made parts of a
-/// certificate, a name and a report use (`DeferredAttributes`, `DeferredExtensions`, `ReportFingerprints`).
+/// certificate and a name use (`DeferredAttributes`, `DeferredExtensions`).
 ///
 /// Acquire/release atomics on an unmanaged reference, compiled into this module (ThreadSanitizer follows them; it
 /// cannot see `Mutex`'s futex on Linux, see `CacheLock`), and specialised, unlike `AtomicLazyReference`, whose

@@ -26,33 +26,66 @@ import Foundation
 /// ``requireRevocation``, ``networkFetchAllowed`` (with an evaluator created with ``NetworkAccess``) and
 /// ``revocationMode`` are the `SecTrust` settings of the same names.
 public struct ClientTrust: Sendable {
+    /// The inputs every evaluation of this decision shares (the presented chain and the stapled answer are filled
+    /// in per call).
+    package var inputs: EvaluationInputs
     /// The certificates trusted as anchors for client certificates (usually the organisation's client CA).
-    public var anchors: [Certificate]
+    public var anchors: [Certificate] {
+        get { inputs.anchors }
+        set { inputs.anchors = newValue }
+    }
     /// When true (the default) only ``anchors`` are trusted; when false the system bundle is trusted too.
-    public var anchorsOnly: Bool
+    public var anchorsOnly: Bool {
+        get { inputs.anchorsOnly }
+        set { inputs.anchorsOnly = newValue }
+    }
     /// Extra intermediates for clients that send only their leaf.
-    public var intermediates: [Certificate]
+    public var intermediates: [Certificate] {
+        get { inputs.additionalIntermediates }
+        set { inputs.additionalIntermediates = newValue }
+    }
     /// The rule set: `apple` (the default), `rfc5280` or `webpki`.
     public var profile: TrustProfile
     /// Names of which the client certificate must carry at least one: `.email` (rfc822Name SANs or the subject's
     /// emailAddress), `.dnsName` (dNSName SANs), `.ipAddress` (iPAddress SANs). Empty: any client of the anchors.
     public var expectedIdentities: [GeneralName]
     /// Per-certificate trust settings (always-trust, distrust), as `SecTrustSettings`.
-    public var trustSettings: TrustSettings
+    public var trustSettings: TrustSettings {
+        get { inputs.trustSettings }
+        set { inputs.trustSettings = newValue }
+    }
     /// CRLs to check revocation against.
-    public var crls: [CertificateRevocationList]
+    public var crls: [CertificateRevocationList] {
+        get { inputs.crls }
+        set { inputs.crls = newValue }
+    }
     /// SPKI SHA-256 pins: when not empty, the leaf or a CA of the built chain must match one.
-    public var pins: [SPKIPin]
+    public var pins: [SPKIPin] {
+        get { inputs.pins }
+        set { inputs.pins = newValue }
+    }
     /// The verification time; nil means now.
-    public var verifyDate: Date?
+    public var verifyDate: Date? {
+        get { inputs.verifyDate }
+        set { inputs.verifyDate = newValue }
+    }
     /// Which revocation sources are used: ``RevocationMode/any`` (the default) uses whatever is given or fetched.
-    public var revocationMode: RevocationMode = .any
+    public var revocationMode: RevocationMode {
+        get { inputs.revocationMode }
+        set { inputs.revocationMode = newValue }
+    }
     /// Apple's `kSecRevocationRequirePositiveResponse`: a chain whose certificates below the anchor lack a valid
     /// answer that they are not revoked fails with `RevocationResponseRequired`. False by default.
-    public var requireRevocation = false
+    public var requireRevocation: Bool {
+        get { inputs.requireRevocation }
+        set { inputs.requireRevocation = newValue }
+    }
     /// `SecTrustSetNetworkFetchAllowed`: when true and the evaluator was created with ``NetworkAccess``, missing
     /// intermediates and revocation answers are fetched over `http://`. False by default: the decision stays offline.
-    public var networkFetchAllowed = false
+    public var networkFetchAllowed: Bool {
+        get { inputs.networkFetchAllowed }
+        set { inputs.networkFetchAllowed = newValue }
+    }
 
     private let evaluateBody: @Sendable (TrustEvaluation) -> TrustReport
 
@@ -62,15 +95,11 @@ public struct ClientTrust: Sendable {
         profile: TrustProfile = .apple, expectedIdentities: [GeneralName] = [], trustSettings: TrustSettings = .none,
         crls: [CertificateRevocationList] = [], pins: [SPKIPin] = [], verifyDate: Date? = nil
     ) {
-        self.anchors = anchors
-        self.anchorsOnly = anchorsOnly
-        self.intermediates = intermediates
+        self.inputs = EvaluationInputs(
+            certificates: [], anchors: anchors, anchorsOnly: anchorsOnly, verifyDate: verifyDate,
+            trustSettings: trustSettings, crls: crls, pins: pins, additionalIntermediates: intermediates)
         self.profile = profile
         self.expectedIdentities = expectedIdentities
-        self.trustSettings = trustSettings
-        self.crls = crls
-        self.pins = pins
-        self.verifyDate = verifyDate
         self.evaluateBody = { evaluator.evaluate($0) }
     }
 
@@ -82,12 +111,11 @@ public struct ClientTrust: Sendable {
     /// Like ``evaluation(presentedChain:)``, with the OCSP response the client stapled (if any) and this
     /// decision's revocation settings.
     public func evaluation(presentedChain: [Certificate], stapledOCSPResponse: OCSPResponse?) -> TrustEvaluation {
-        TrustEvaluation(
-            certificates: presentedChain, policies: [.sslClient(identities: expectedIdentities, profile: profile)],
-            anchors: anchors, anchorsOnly: anchorsOnly, verifyDate: verifyDate, trustSettings: trustSettings,
-            crls: crls, pins: pins, additionalIntermediates: intermediates,
-            ocspResponses: stapledOCSPResponse.map { [$0] } ?? [], revocationMode: revocationMode,
-            requireRevocation: requireRevocation, networkFetchAllowed: networkFetchAllowed)
+        var perCall = inputs
+        perCall.certificates = presentedChain
+        perCall.policies = [.sslClient(identities: expectedIdentities, profile: profile)]
+        perCall.ocspResponses = stapledOCSPResponse.map { [$0] } ?? []
+        return TrustEvaluation(perCall)
     }
 
     /// Decides whether to trust the chain a client presented. An empty chain (the client sent no certificate)

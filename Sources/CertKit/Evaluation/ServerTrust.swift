@@ -48,29 +48,59 @@ import Foundation
 /// with ``TrustExceptions/jsonData()``), set it as ``exceptions`` next time, and the same certificate with the
 /// same failures evaluates to `proceed`. A changed certificate or a new failure fails again.
 public struct ServerTrust: Sendable {
+    /// The inputs every evaluation of this decision shares (the presented chain, the host and the stapled answer
+    /// are filled in per call).
+    package var inputs: EvaluationInputs
     /// The certificates trusted as anchors (`SecTrustSetAnchorCertificates`), e.g. a root bundled with the app.
-    public var anchors: [Certificate]
+    public var anchors: [Certificate] {
+        get { inputs.anchors }
+        set { inputs.anchors = newValue }
+    }
     /// When true (the default) only ``anchors`` are trusted; when false the system bundle is trusted too.
-    public var anchorsOnly: Bool
+    public var anchorsOnly: Bool {
+        get { inputs.anchorsOnly }
+        set { inputs.anchorsOnly = newValue }
+    }
     /// Extra intermediates for servers that send only their leaf.
-    public var intermediates: [Certificate]
+    public var intermediates: [Certificate] {
+        get { inputs.additionalIntermediates }
+        set { inputs.additionalIntermediates = newValue }
+    }
     /// `apple` (the default) applies Apple's SSL server rules; `rfc5280` drops them.
     public var profile: TrustProfile
     /// SPKI SHA-256 pins: when not empty, the leaf or a CA of the built chain must match one.
-    public var pins: [SPKIPin]
+    public var pins: [SPKIPin] {
+        get { inputs.pins }
+        set { inputs.pins = newValue }
+    }
     /// Exceptions the user accepted earlier (`SecTrustSetExceptions`).
-    public var exceptions: TrustExceptions?
+    public var exceptions: TrustExceptions? {
+        get { inputs.exceptions }
+        set { inputs.exceptions = newValue }
+    }
     /// The verification time; nil means now.
-    public var verifyDate: Date?
+    public var verifyDate: Date? {
+        get { inputs.verifyDate }
+        set { inputs.verifyDate = newValue }
+    }
     /// Which revocation sources are used: ``RevocationMode/any`` (the default) uses whatever is given or fetched.
-    public var revocationMode: RevocationMode = .any
+    public var revocationMode: RevocationMode {
+        get { inputs.revocationMode }
+        set { inputs.revocationMode = newValue }
+    }
     /// Apple's `kSecRevocationRequirePositiveResponse`: a chain whose certificates below the anchor lack a valid
     /// answer that they are not revoked fails with `RevocationResponseRequired`. False by default.
-    public var requireRevocation = false
+    public var requireRevocation: Bool {
+        get { inputs.requireRevocation }
+        set { inputs.requireRevocation = newValue }
+    }
     /// `SecTrustSetNetworkFetchAllowed`: when true and the evaluator was created with ``NetworkAccess``, missing
     /// intermediates (AIA caIssuers) and revocation answers (OCSP, CRL distribution points) are fetched over
     /// `http://`. False by default: the decision stays offline.
-    public var networkFetchAllowed = false
+    public var networkFetchAllowed: Bool {
+        get { inputs.networkFetchAllowed }
+        set { inputs.networkFetchAllowed = newValue }
+    }
 
     private let evaluateBody: @Sendable (TrustEvaluation) -> TrustReport
 
@@ -102,13 +132,10 @@ public struct ServerTrust: Sendable {
         pins: [SPKIPin], exceptions: TrustExceptions?, verifyDate: Date?,
         evaluate: @escaping @Sendable (TrustEvaluation) -> TrustReport
     ) {
-        self.anchors = anchors
-        self.anchorsOnly = anchorsOnly
-        self.intermediates = intermediates
+        self.inputs = EvaluationInputs(
+            certificates: [], anchors: anchors, anchorsOnly: anchorsOnly, verifyDate: verifyDate,
+            exceptions: exceptions, pins: pins, additionalIntermediates: intermediates)
         self.profile = profile
-        self.pins = pins
-        self.exceptions = exceptions
-        self.verifyDate = verifyDate
         self.evaluateBody = evaluate
     }
 
@@ -123,13 +150,11 @@ public struct ServerTrust: Sendable {
     public func evaluation(
         presentedChain: [Certificate], host: String?, stapledOCSPResponse: OCSPResponse?
     ) -> TrustEvaluation {
-        TrustEvaluation(
-            certificates: presentedChain,
-            policies: [.ssl(server: true, name: host.map { PeerName.parse(Self.unbracketed($0)) }, profile: profile)],
-            anchors: anchors, anchorsOnly: anchorsOnly, verifyDate: verifyDate, exceptions: exceptions, pins: pins,
-            additionalIntermediates: intermediates, ocspResponses: stapledOCSPResponse.map { [$0] } ?? [],
-            revocationMode: revocationMode, requireRevocation: requireRevocation,
-            networkFetchAllowed: networkFetchAllowed)
+        var perCall = inputs
+        perCall.certificates = presentedChain
+        perCall.policies = [.ssl(server: true, name: host.map { PeerName.parse(Self.unbracketed($0)) }, profile: profile)]
+        perCall.ocspResponses = stapledOCSPResponse.map { [$0] } ?? []
+        return TrustEvaluation(perCall)
     }
 
     /// Decides whether to trust the chain a server presented for `host`. Call it from the TLS library's

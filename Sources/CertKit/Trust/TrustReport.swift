@@ -58,13 +58,10 @@ public struct TrustReport: Sendable, Hashable {
     public var verifyDate: Date
     /// How many candidate paths were tried.
     public var pathsTried: Int
-    /// The SHA-256 of each certificate of ``chain`` (its fingerprint), computed by the backend's library on first
-    /// use (empty if the library could not compute one).
-    public var fingerprints: [[UInt8]] {
-        get { fingerprintSource.value }
-        set { fingerprintSource = ReportFingerprints(newValue) }
-    }
-    private var fingerprintSource = ReportFingerprints([])
+    /// The SHA-256 of each certificate of ``chain`` (its fingerprint), computed by the backend's library before the
+    /// report is returned (empty if the library could not compute one). A plain value: comparing or hashing a report
+    /// never calls into a library.
+    public var fingerprints: [[UInt8]] = []
     /// Library and policy notes, for diagnostics.
     public var notes: [String]
     /// For each certificate of ``chain``, whether revocation was checked, how and until when; empty when the
@@ -105,11 +102,6 @@ public struct TrustReport: Sendable, Hashable {
         self.verifyDate = verifyDate
         self.pathsTried = pathsTried
         self.notes = notes
-    }
-
-    /// Makes ``fingerprints`` the fingerprints of ``chain`` by `backend`'s library, computed on first use.
-    mutating func fingerprintChain(with backend: any TrustBackend) {
-        fingerprintSource = ReportFingerprints(chain: chain, backend: backend)
     }
 
     /// True for `proceed` and `unspecified`.
