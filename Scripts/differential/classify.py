@@ -42,7 +42,9 @@ def reasons(reference, detail):
             m = re.search(r"verification output: Not verified\.(.*)$", part)
             if m:
                 # "The certificate is NOT trusted." is the verdict itself, not a reason; when it is all certtool
-                # says, the refusal has no reason beyond it (GnuTLS cannot use the trust anchor it was given).
+                # says, GnuTLS marked a certificate invalid without a reason flag (it could not read that
+                # certificate's signature algorithm, or its issuer's keyUsage): only a row naming such a mutation,
+                # on a certificate GnuTLS judges, explains it (`gnutls-unreadable-beyond-anchor`).
                 given = [x.strip(" .") + "." for x in m.group(1).split(". ") if x.strip(" .")]
                 out += [x for x in given if x != "The certificate is NOT trusted."] or given
             elif part.strip():
@@ -116,6 +118,50 @@ class AboveAnchorRule(Rule):
             if target not in self.RANK:
                 continue
             if self.RANK[target] > first or (self.RANK[target] == first and t.startswith("name.issuer-")):
+                return True
+        return False
+
+
+class GnuTLSBeyondAnchorRule(Rule):
+    """GnuTLS's refusal with no reason ("The certificate is NOT trusted." alone) when an intermediate is an anchor
+    beside the root and the presented chain carries it (chain.anchor-root-and-int): certtool does not stop at that
+    anchor but checks it, and every certificate above it, against its issuer up to the root, and marks a
+    certificate invalid without a reason flag when it cannot read that certificate's signature algorithm (an
+    unknown OID, RSA-PSS parameters it refuses) or its issuer's keyUsage. certkit's path ends at the anchor.
+
+    Explained only when such a mutation is on a certificate certtool judges there: a signature algorithm of the
+    anchor or of an intermediate above it (never the root's, which GnuTLS takes from its trust list unchecked), or
+    a keyUsage GnuTLS cannot parse (every ext.malformed variant but nonminimal-length, which it reads) in a
+    certificate above the anchor. The same refusal with the anchor alone in the trust list, or without the anchor
+    in the presented chain, is a finding (certtool verifies those)."""
+    RANK = AboveAnchorRule.RANK
+    # The chain.* variants that set the anchors or the presented list; the last of them decides the shape.
+    SHAPES = re.compile(r"^chain\.(anchor-is-int|leaf-only-anchor-is-int|anchor-int-no-bc|anchor-is-leaf|"
+                        r"anchor-root-and-int|no-int)$")
+    # The signature algorithms certtool cannot read (an OID it does not know, RSA-PSS parameters it refuses), as
+    # measured on every seed PKI; the others give their own reasons (insecure algorithm, invalid signature).
+    SIGALG = re.compile(r"^sigalg\.(oid:(unknown|unknown-null|sm2-sm3|rsaEncryption|md4WithRSA|oiw-md4WithRSA|"
+                        r"oiw-md5WithRSA|oiw-sha1|oiw-shaWithRSA)/[a-z0-9-]+|"
+                        r"pss:(absent|defaults-sha1|explicit-defaults|params-null|trailer2))@(?P<t>[a-z0-9]+)$")
+    KU = re.compile(r"^ext\.malformed:ku/(?!nonminimal-length@)[a-z-]+@(?P<t>[a-z0-9]+)$")
+
+    def applies(self, tags, profile):
+        if self.profiles is not None and (profile or "apple") not in self.profiles:
+            return False
+        shapes = [i for i, t in enumerate(tags) if self.SHAPES.search(t)]
+        if not shapes or tags[shapes[-1]] != "chain.anchor-root-and-int":
+            return False
+        i = shapes[-1]
+        anchor = tags[i - 1][len("anchor@"):] if i > 0 and tags[i - 1].startswith("anchor@") else None
+        if anchor not in self.RANK:
+            return False
+        first, root = self.RANK[anchor], self.RANK["root"]
+        for t in tags:
+            m = self.SIGALG.search(t)
+            if m and m.group("t") in self.RANK and first <= self.RANK[m.group("t")] < root:
+                return True
+            m = self.KU.search(t)
+            if m and m.group("t") in self.RANK and self.RANK[m.group("t")] > first:
                 return True
         return False
 
@@ -203,7 +249,7 @@ RULES = [
     # the anchor's issuer; pyca and GnuTLS refuse an anchor they cannot parse or whose algorithm they ban.
     Rule("anchor-self-signature", r"^(sigalg|sig)\.[^@]*@(?P<anchor>root|int\d?|leaf)$", ALL,
          cause={"openssl": ossl(2, 20, 7, 78, 68, 4) + "|" + OSSL_LOAD,
-                "gnutls": gnu(G_ISSUER, G_SIG, G_INSECURE, G_NOT_CA, *G_LOAD) + r"|^The certificate is NOT trusted\.$",
+                "gnutls": gnu(G_ISSUER, G_SIG, G_INSECURE, G_NOT_CA, *G_LOAD),
                 "pyca": PY_SIG_PARSE + "|" + py("mismatch between signatureAlgorithm and SPKI algorithm",
                                                 "Forbidden signature algorithm", "unsupported signature algorithm")}),
     # RFC 5280 section 4.2.1.x duties of the issuing CA that section 6 path validation does not check;
@@ -401,6 +447,10 @@ RULES = [
     # (for its own explained reason: the anchor's own signature algorithm), pyca reports only the last candidate.
     DistractorRule("pyca-distractor-last-error", r"^chain\.(cross-distractor-same-name|self-issued-int)$", PYCA,
                    cause={"pyca": py("signature does not match")}),
+    # An intermediate anchor beside the root: certtool checks the anchor and what is above it up to the root, and
+    # refuses without a reason a certificate whose signature algorithm, or whose issuer's keyUsage, it cannot read.
+    GnuTLSBeyondAnchorRule("gnutls-unreadable-beyond-anchor", r".", ("gnutls",),
+                           cause={"gnutls": r"^The certificate is NOT trusted\.$"}),
     # The path ends at the first anchor (SecTrust, RFC 5280 section 6.1.1 (d)): certificates above it are not read.
     # Only reasons about certificates above the leaf are explained (never a host name or a leaf error).
     AboveAnchorRule("above-the-anchor", r".", ALL,

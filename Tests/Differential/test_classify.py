@@ -201,6 +201,38 @@ class ExplanationTests(unittest.TestCase):
         self.assertEqual(run(["nc.permit-dns-empty+ip-host@int", "nc.permit-dns-upper@int2"], gnc)[0], "explained-accept")
         self.assertEqual(run(["nc.permit-dns-empty@int"], gnc)[0], "unexplained-accept")
 
+    def test_gnutls_refusing_without_reason_beyond_an_intermediate_anchor(self):
+        # Seed 20261205 cases 23311 and 80967: an intermediate anchor beside the root, the presented chain carrying
+        # it. certtool checks the anchor and everything above it against its issuer up to the root and says only
+        # "NOT trusted" when it cannot read a certificate's signature algorithm or its issuer's keyUsage.
+        reasonless = {"gnutls": "Chain verification output: Not verified. The certificate is NOT trusted."}
+        full = ["sigalg.oid:sm2-sm3/sha256@int", "ext.malformed:ku/wrap-seq@root", "anchor@int", "chain.anchor-root-and-int"]
+        for tags in (full, [t for t in full if not t.startswith("sigalg.")], [t for t in full if not t.startswith("ext.")],
+                     ["anchor@int2", "chain.anchor-root-and-int", "ext.malformed:ku/wrong-tag@int"],
+                     ["anchor@int2", "chain.anchor-root-and-int", "sigalg.pss:absent@int"]):
+            self.assertEqual(run(tags, reasonless), ("explained-accept", "gnutls-unreadable-beyond-anchor"), tags)
+        must_not = [
+            # the anchor alone in the trust list, or not presented: certtool does not go above it (it verifies these)
+            ["anchor@int", "chain.anchor-is-int", "ext.malformed:ku/wrap-seq@root"],
+            ["anchor@int", "chain.leaf-only-anchor-is-int", "sigalg.oid:sm2-sm3/sha256@int"],
+            ["anchor@int", "chain.anchor-root-and-int", "chain.no-int", "ext.malformed:ku/wrap-seq@root"],
+            # a keyUsage certtool reads (BER length), or one in the anchor itself (not above it)
+            ["anchor@int", "chain.anchor-root-and-int", "ext.malformed:ku/nonminimal-length@root"],
+            ["anchor@int2", "chain.anchor-root-and-int", "ext.malformed:ku/wrong-tag@int2"],
+            # the root's own signature algorithm: the root is the trust list's, never checked
+            ["anchor@int", "chain.anchor-root-and-int", "sigalg.oid:sm2-sm3/sha256@root"],
+            ["sig.garbage@root"],
+            # a signature algorithm certtool reads gives its own reason (insecure, invalid signature), not none
+            ["anchor@int", "chain.anchor-root-and-int", "sigalg.oid:sha256WithRSA/sha1@int"],
+            # below the anchor: on certkit's path too
+            ["anchor@int", "chain.anchor-root-and-int", "sigalg.oid:unknown/sha256@leaf"],
+        ]
+        for tags in must_not:
+            self.assertEqual(run(tags, reasonless)[0], "unexplained-accept", tags)
+        # The row explains only the refusal without a reason: a reason of its own is another row's or a finding.
+        self.assertEqual(run(full[1:], {"gnutls": gnutls("The name in the certificate does not match the expected.")})[0],
+                         "unexplained-accept")
+
     def test_every_row_has_a_cause_for_every_reference_it_names(self):
         for rule in classify.RULES:
             for r in rule.references:
