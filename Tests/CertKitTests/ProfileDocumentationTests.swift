@@ -178,6 +178,22 @@ struct ProfileDocumentationTests {
         }
     }
 
+    /// The control meets every rule, so it shows nothing about any one rule's field: a rule's passing evidence names
+    /// another scenario beside it (one that uses the field validly), or a unit test.
+    @Test func passingEvidenceIsMoreThanTheControl() throws {
+        for rule in TrustRules.all {
+            let evidence = Self.evidence(try #require(Self.rows[rule.id]?[Column.passes]))
+            let shown = evidence.contains {
+                switch $0 {
+                case .scenarios(let names): names.contains { $0 != "profiles-control" }
+                case .note(let note): note.hasPrefix("unit test")
+                case .pair: false
+                }
+            }
+            #expect(shown, "\(rule.id): profiles-control is the only passing case")
+        }
+    }
+
     /// A boundary pair: the passing side does not fail the rule's check, the failing side does, both under a
     /// profile enforcing the rule. A rule without a pair says why (`—`) or names its unit test.
     @Test func boundaryPairsStraddleTheRule() throws {
