@@ -2,6 +2,7 @@
 reason, not a tag that happens to be present. Run: python3 -m unittest discover -s Tests/Differential -p 'test_*.py'"""
 
 import os
+import re
 import sys
 import types
 import unittest
@@ -237,6 +238,14 @@ class ExplanationTests(unittest.TestCase):
         for rule in classify.RULES:
             for r in rule.references:
                 self.assertIsNotNone(rule.cause_for(r), rule.id)
+
+    def test_the_table_and_the_rules_name_the_same_rows(self):
+        # known-differences.md is the documentation of RULES: a row without a rule explains nothing, a rule
+        # without a row is undocumented.
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "known-differences.md")
+        with open(path, encoding="utf-8") as table:
+            documented = set(re.findall(r"^\| `([a-z0-9-]+)` \|", table.read(), re.M))
+        self.assertEqual(documented, {rule.id for rule in classify.RULES})
 
 
 if __name__ == "__main__":
