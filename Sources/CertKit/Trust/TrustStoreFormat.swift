@@ -56,69 +56,85 @@ enum TrustStoreFormat {
     static func decode(
         _ bytes: [UInt8], path: String, digest: (Certificate) throws(BackendError) -> [UInt8]
     ) throws(TrustStoreError) -> [TrustStore.Entry] {
-        func corrupt(_ problem: String) -> TrustStoreError {
-            TrustStoreError(.corrupt, file: path, problem: "corrupt trust store: \(problem)")
-        }
         let data = Data(bytes)
+        try checkHeader(of: data, path: path)
+        let document: Document
+        do {
+            document = try JSONDecoder().decode(Document.self, from: data)
+        } catch {
+            throw corrupt(reason(error), path: path)
+        }
+        var entries: [TrustStore.Entry] = []
+        var seen = Set<String>()
+        for (position, entry) in document.certificates.enumerated() {
+            entries.append(
+                try decode(entry, label: "certificate \(position + 1)", path: path, seen: &seen, digest: digest))
+        }
+        return entries
+    }
+
+    private static func corrupt(_ problem: String, path: String) -> TrustStoreError {
+        TrustStoreError(.corrupt, file: path, problem: "corrupt trust store: \(problem)")
+    }
+
+    /// Checks that `data` is a JSON object of this format, in the version this certkit reads (a newer one is
+    /// ``TrustStoreError/Kind/newerFormat``: not read, not changed).
+    private static func checkHeader(of data: Data, path: String) throws(TrustStoreError) {
         let header: Header
         do {
             header = try JSONDecoder().decode(Header.self, from: data)
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-            throw corrupt("not JSON")
+            throw corrupt("not JSON", path: path)
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-            throw corrupt("not a JSON object")
+            throw corrupt("not a JSON object", path: path)
         } catch {
-            throw corrupt(reason(error))
+            throw corrupt(reason(error), path: path)
         }
         guard header.format == name else {
-            throw corrupt(header.format.map { "format is '\(MessageText.line($0, limit: 40))', not '\(name)'" }
-                ?? "no \"format\": \"\(name)\"")
+            throw corrupt(
+                header.format.map { "format is '\(MessageText.line($0, limit: 40))', not '\(name)'" }
+                    ?? "no \"format\": \"\(name)\"", path: path)
         }
-        guard let version = header.version else { throw corrupt("no format version") }
+        guard let version = header.version else { throw corrupt("no format version", path: path) }
         if version > TrustStore.formatVersion {
             throw TrustStoreError(
                 .newerFormat, file: path,
                 problem: "trust store format version \(version) was written by a newer certkit "
                     + "(this one reads version \(TrustStore.formatVersion)); not read, not changed")
         }
-        guard version == TrustStore.formatVersion else { throw corrupt("unknown format version \(version)") }
-        let document: Document
+        guard version == TrustStore.formatVersion else { throw corrupt("unknown format version \(version)", path: path) }
+    }
+
+    /// One listed certificate: it must decode, have the recorded SHA-256 (not among `seen`) and at least one
+    /// setting, each valid for it.
+    private static func decode(
+        _ entry: Entry, label: String, path: String, seen: inout Set<String>, digest: (Certificate) throws(BackendError) -> [UInt8]
+    ) throws(TrustStoreError) -> TrustStore.Entry {
+        guard let der = Data(base64Encoded: entry.certificate) else { throw corrupt("\(label): not base64", path: path) }
+        let certificate: Certificate
         do {
-            document = try JSONDecoder().decode(Document.self, from: data)
+            certificate = try Certificate(derEncoded: Array(der))
         } catch {
-            throw corrupt(reason(error))
+            throw corrupt("\(label): \(error.message)", path: path)
         }
-        var entries: [TrustStore.Entry] = []
-        var seen = Set<String>()
-        for (position, entry) in document.certificates.enumerated() {
-            let label = "certificate \(position + 1)"
-            guard let der = Data(base64Encoded: entry.certificate) else { throw corrupt("\(label): not base64") }
-            let certificate: Certificate
-            do {
-                certificate = try Certificate(derEncoded: Array(der))
-            } catch {
-                throw corrupt("\(label): \(error.message)")
-            }
-            let fingerprint: [UInt8]
-            do {
-                fingerprint = try digest(certificate)
-            } catch {
-                throw TrustStoreError(.unreadable, file: path, problem: "cannot digest \(label): \(error.message)")
-            }
-            guard entry.sha256 == Hex.encode(fingerprint) else {
-                throw corrupt("\(label): its sha256 is not the SHA-256 of its certificate")
-            }
-            guard seen.insert(entry.sha256).inserted else { throw corrupt("\(label): listed twice") }
-            guard !entry.settings.isEmpty else { throw corrupt("\(label): no settings") }
-            let constraints = entry.settings.map(\.constraint)
-            for (index, constraint) in constraints.enumerated() {
-                if let problem = constraint.problem(for: certificate) {
-                    throw corrupt("\(label), setting \(index + 1): \(problem)")
-                }
-            }
-            entries.append(TrustStore.Entry(certificate: certificate, sha256: fingerprint, constraints: constraints))
+        let fingerprint: [UInt8]
+        do {
+            fingerprint = try digest(certificate)
+        } catch {
+            throw TrustStoreError(.unreadable, file: path, problem: "cannot digest \(label): \(error.message)")
         }
-        return entries
+        guard entry.sha256 == Hex.encode(fingerprint) else {
+            throw corrupt("\(label): its sha256 is not the SHA-256 of its certificate", path: path)
+        }
+        guard seen.insert(entry.sha256).inserted else { throw corrupt("\(label): listed twice", path: path) }
+        guard !entry.settings.isEmpty else { throw corrupt("\(label): no settings", path: path) }
+        let constraints = entry.settings.map(\.constraint)
+        for (index, constraint) in constraints.enumerated() {
+            if let problem = constraint.problem(for: certificate) {
+                throw corrupt("\(label), setting \(index + 1): \(problem)", path: path)
+            }
+        }
+        return TrustStore.Entry(certificate: certificate, sha256: fingerprint, constraints: constraints)
     }
 
     /// The file's bytes for `entries`: certkit's JSON writer (``JSONValue``: keys sorted, two-space indentation),

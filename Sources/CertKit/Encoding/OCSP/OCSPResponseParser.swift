@@ -64,19 +64,7 @@ enum OCSPResponseParser {
         let signature = try outer.read(DERTag.bitString, "OCSP signature").bitString()
         var certificates: [Certificate] = []
         if let explicitCerts = try outer.readIfPresent(DERTag.contextConstructed(0)) {
-            var wrapper = try explicitCerts.children()
-            var list = try wrapper.read(DERTag.sequence, "certs").children()
-            try wrapper.expectEnd("certs")
-            // A responder sends its own certificate, perhaps a few more: each one named as the signer may cost
-            // signature verifications at every use, so they are bounded like the answers.
-            let bound = min(limits.maxCertificatesPerInput, limits.maxOCSPResponses)
-            while let node = try list.next() {
-                guard certificates.count < bound else {
-                    throw .limit("the OCSP response carries more than \(bound) certificates",
-                                 bound == limits.maxOCSPResponses ? "maxOCSPResponses" : "maxCertificatesPerInput")
-                }
-                certificates.append(try Certificate(derEncoded: node.encoded, limits: limits))
-            }
+            certificates = try responderCertificates(explicitCerts, limits: limits)
         }
         try outer.expectEnd("BasicOCSPResponse")
 
@@ -87,18 +75,8 @@ enum OCSPResponseParser {
                 throw CertificateDecodingError(.invalidCertificate, "unsupported OCSP ResponseData version")
             }
         }
-        let responderID: OCSPResponderID
         guard let idNode = try data.next() else { throw CertificateDecodingError(.malformedDER, "missing responderID") }
-        var idInner = try idNode.children()
-        switch idNode.tag {
-        case DERTag.contextConstructed(1):
-            responderID = .byName(try NameParser.parse(idInner.read(DERTag.sequence, "responderID byName"), limits: limits))
-        case DERTag.contextConstructed(2):
-            responderID = .byKeyHash(try idInner.read(DERTag.octetString, "responderID byKey").contentBytes)
-        default:
-            throw CertificateDecodingError(.malformedDER, "responderID is neither byName nor byKey")
-        }
-        try idInner.expectEnd("responderID")
+        let responderID = try parseResponderID(idNode, limits: limits)
         let producedAt = try data.read(DERTag.generalizedTime, "producedAt").time()
         var list = try data.read(DERTag.sequence, "responses").children()
         var responses: [OCSPSingleResponse] = []
@@ -117,6 +95,44 @@ enum OCSPResponseParser {
             tbsBytes: tbs.encoded, signatureAlgorithm: algorithm, signatureBytes: signature.bytes,
             signatureIsWholeOctets: signature.unusedBits == 0, responderID: responderID, producedAt: producedAt,
             responses: responses, certificates: certificates, unsupportedCriticalExtensions: unsupported)
+    }
+
+    /// The `[0] EXPLICIT certs` a responder sends (its own certificate, perhaps a few more): each one named as the
+    /// signer may cost signature verifications at every use, so they are bounded like the answers.
+    private static func responderCertificates(
+        _ explicitCerts: DERNode, limits: Limits
+    ) throws(CertificateDecodingError) -> [Certificate] {
+        var wrapper = try explicitCerts.children()
+        var list = try wrapper.read(DERTag.sequence, "certs").children()
+        try wrapper.expectEnd("certs")
+        let bound = min(limits.maxCertificatesPerInput, limits.maxOCSPResponses)
+        var certificates: [Certificate] = []
+        while let node = try list.next() {
+            guard certificates.count < bound else {
+                throw .limit("the OCSP response carries more than \(bound) certificates",
+                             bound == limits.maxOCSPResponses ? "maxOCSPResponses" : "maxCertificatesPerInput")
+            }
+            certificates.append(try Certificate(derEncoded: node.encoded, limits: limits))
+        }
+        return certificates
+    }
+
+    /// The ResponderID: `[1] byName` or `[2] byKey`.
+    private static func parseResponderID(
+        _ idNode: DERNode, limits: Limits
+    ) throws(CertificateDecodingError) -> OCSPResponderID {
+        var idInner = try idNode.children()
+        let responderID: OCSPResponderID
+        switch idNode.tag {
+        case DERTag.contextConstructed(1):
+            responderID = .byName(try NameParser.parse(idInner.read(DERTag.sequence, "responderID byName"), limits: limits))
+        case DERTag.contextConstructed(2):
+            responderID = .byKeyHash(try idInner.read(DERTag.octetString, "responderID byKey").contentBytes)
+        default:
+            throw CertificateDecodingError(.malformedDER, "responderID is neither byName nor byKey")
+        }
+        try idInner.expectEnd("responderID")
+        return responderID
     }
 
     /// One SingleResponse.

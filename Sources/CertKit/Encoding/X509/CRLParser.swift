@@ -41,46 +41,12 @@ enum CRLParser {
         var seenUnsupported = OIDSet()  // entries may carry many distinct OIDs: no linear search per entry
         var revoked: Set<[UInt8]> = []
         if let entries = try fields.readIfPresent(DERTag.sequence) {
-            // Count the entries by their headers first: a CRL over the bound is refused before any is decoded.
-            var counter = try entries.children()
-            var count = 0
-            while count <= limits.maxCRLEntries, (try? counter.next()) != nil { count += 1 }
-            guard count <= limits.maxCRLEntries else {
-                throw .limit("the CRL has more than \(limits.maxCRLEntries) entries", "maxCRLEntries")
-            }
-            revoked.reserveCapacity(count)
-            var list = try entries.children()
-            while let entry = try list.next() {
-                guard entry.tag == DERTag.sequence else { throw CertificateDecodingError(.malformedDER, "revoked entry is not a SEQUENCE") }
-                var entryFields = try entry.children()
-                revoked.insert(try entryFields.read(DERTag.integer, "userCertificate").integerBytes())
-                guard let date = try entryFields.next() else { throw CertificateDecodingError(.malformedDER, "missing revocationDate") }
-                _ = try date.time()
-                if let entryExtensions = try entryFields.readIfPresent(DERTag.sequence) {
-                    for (oid, critical) in try extensionHeaders(entryExtensions)
-                    where critical && !understoodEntryExtensions.contains(oid) && seenUnsupported.insert(oid) {
-                        unsupported.append(oid)
-                    }
-                }
-                try entryFields.expectEnd("revoked entry")
-            }
+            revoked = try revokedSerials(entries, limits: limits, unsupported: &unsupported, seen: &seenUnsupported)
         }
-        var authorityKeyIdentifier: [UInt8]?
-        var hasCRLNumber = false
-        var isCRLNumberCritical = false
+        var extensions = CRLExtensionSummary()
         if let explicitExtensions = try fields.readIfPresent(DERTag.contextConstructed(0)) {
-            var inner = try explicitExtensions.children()
-            let sequence = try inner.read(DERTag.sequence, "crlExtensions")
-            try inner.expectEnd("crlExtensions")
-            let extensions = try ExtensionsParser.parse(sequence, limits: limits)
-            authorityKeyIdentifier = extensions.authorityKeyIdentifier
-            for (oid, critical) in try extensionHeaders(sequence) {
-                if oid == "2.5.29.20" {
-                    hasCRLNumber = true
-                    isCRLNumberCritical = critical
-                }
-                if critical && !understoodCRLExtensions.contains(oid) && seenUnsupported.insert(oid) { unsupported.append(oid) }
-            }
+            extensions = try crlExtensions(
+                explicitExtensions, limits: limits, unsupported: &unsupported, seen: &seenUnsupported)
         }
         try fields.expectEnd("tbsCertList")
         return CertificateRevocationList(
@@ -88,8 +54,67 @@ enum CRLParser {
             signatureBytes: Array(envelope.signature.bytes),
             tbsSignatureAlgorithmMatches: envelope.matches(innerAlgorithm: innerAlgorithm),
             issuer: issuer, thisUpdate: thisUpdate, nextUpdate: nextUpdate, revokedSerialNumbers: revoked,
-            authorityKeyIdentifier: authorityKeyIdentifier, hasCRLNumber: hasCRLNumber,
-            isCRLNumberCritical: isCRLNumberCritical, unsupportedCriticalExtensions: unsupported)
+            authorityKeyIdentifier: extensions.authorityKeyIdentifier, hasCRLNumber: extensions.hasCRLNumber,
+            isCRLNumberCritical: extensions.isCRLNumberCritical, unsupportedCriticalExtensions: unsupported)
+    }
+
+    /// The serial numbers of the revokedCertificates SEQUENCE `entries`, counted by their headers first so that a
+    /// CRL over ``Limits/maxCRLEntries`` is refused before any entry is decoded; each entry's critical extensions
+    /// that certkit does not implement are appended to `unsupported` (once per OID, `seen`).
+    private static func revokedSerials(
+        _ entries: DERNode, limits: Limits, unsupported: inout [String], seen: inout OIDSet
+    ) throws(CertificateDecodingError) -> Set<[UInt8]> {
+        var counter = try entries.children()
+        var count = 0
+        while count <= limits.maxCRLEntries, (try? counter.next()) != nil { count += 1 }
+        guard count <= limits.maxCRLEntries else {
+            throw .limit("the CRL has more than \(limits.maxCRLEntries) entries", "maxCRLEntries")
+        }
+        var revoked: Set<[UInt8]> = []
+        revoked.reserveCapacity(count)
+        var list = try entries.children()
+        while let entry = try list.next() {
+            guard entry.tag == DERTag.sequence else { throw CertificateDecodingError(.malformedDER, "revoked entry is not a SEQUENCE") }
+            var entryFields = try entry.children()
+            revoked.insert(try entryFields.read(DERTag.integer, "userCertificate").integerBytes())
+            guard let date = try entryFields.next() else { throw CertificateDecodingError(.malformedDER, "missing revocationDate") }
+            _ = try date.time()
+            if let entryExtensions = try entryFields.readIfPresent(DERTag.sequence) {
+                for (oid, critical) in try extensionHeaders(entryExtensions)
+                where critical && !understoodEntryExtensions.contains(oid) && seen.insert(oid) {
+                    unsupported.append(oid)
+                }
+            }
+            try entryFields.expectEnd("revoked entry")
+        }
+        return revoked
+    }
+
+    /// What the CRL's own extensions say.
+    private struct CRLExtensionSummary {
+        var authorityKeyIdentifier: [UInt8]?
+        var hasCRLNumber = false
+        var isCRLNumberCritical = false
+    }
+
+    /// Reads the `[0] EXPLICIT crlExtensions`: the AKI, whether a cRLNumber is present and critical, and the
+    /// critical extensions certkit does not implement (appended to `unsupported`, once per OID, `seen`).
+    private static func crlExtensions(
+        _ explicitExtensions: DERNode, limits: Limits, unsupported: inout [String], seen: inout OIDSet
+    ) throws(CertificateDecodingError) -> CRLExtensionSummary {
+        var inner = try explicitExtensions.children()
+        let sequence = try inner.read(DERTag.sequence, "crlExtensions")
+        try inner.expectEnd("crlExtensions")
+        var summary = CRLExtensionSummary()
+        summary.authorityKeyIdentifier = try ExtensionsParser.parse(sequence, limits: limits).authorityKeyIdentifier
+        for (oid, critical) in try extensionHeaders(sequence) {
+            if oid == "2.5.29.20" {
+                summary.hasCRLNumber = true
+                summary.isCRLNumberCritical = critical
+            }
+            if critical && !understoodCRLExtensions.contains(oid) && seen.insert(oid) { unsupported.append(oid) }
+        }
+        return summary
     }
 
     /// The OID and criticality of each Extension in an Extensions SEQUENCE (CRLs and OCSP responses).
