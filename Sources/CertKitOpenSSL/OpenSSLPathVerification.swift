@@ -12,32 +12,48 @@ struct OpenSSLPathVerification {
     /// Where parsed path certificates are reused from (a cache with capacity 0 parses every time).
     let certificateCache: CertificateHandleCache<OpenSSLCertificate>
 
+    private static func importRefused(at index: Int, _ error: BackendError) -> LibraryFact {
+        LibraryFact(.importRefused, index: index, words: "refuses to import the certificate: \(error.message)")
+    }
+
     /// Runs the verification.
     func run() throws(BackendError) -> [LibraryFact] {
         guard !path.certificates.isEmpty else { return [] }
 
-        // The trusted side: the store that trusts exactly the path's anchor, or nothing.
-        let store: OpenSSLStore
+        // The trusted side: the store that trusts exactly the path's anchor, or nothing. A certificate OpenSSL
+        // refuses to import (anchor or not) is an importRefused fact on it, which the core weighs like any other
+        // refusal: explained by a core rule that fails there, else a LibraryVerdict failure (never a BackendError
+        // that would hide the core's verdict).
+        var refused: [LibraryFact] = []
+        var store = anchors.emptyStore
         var anchorHandle: OpenSSLCertificate?
         var nonAnchors = path.certificates
         if path.endsAtAnchor, let anchor = path.certificates.last {
-            guard let entry = try anchors.entry(for: anchor) else {
-                throw BackendError("openssl: the path's anchor \(anchor) is not in the prepared anchor store")
-            }
-            store = entry.store
-            anchorHandle = entry.certificate
             nonAnchors.removeLast()
-        } else {
-            store = anchors.emptyStore
+            do throws(BackendError) {
+                guard let entry = try anchors.entry(for: anchor) else {
+                    throw BackendError("openssl: the path's anchor \(anchor) is not in the prepared anchor store")
+                }
+                store = entry.store
+                anchorHandle = entry.certificate
+            } catch {
+                if anchors.importFailure(for: anchor) == nil { throw error }
+                refused.append(Self.importRefused(at: path.certificates.count - 1, error))
+            }
         }
 
         // The untrusted side: exactly the certificates between the leaf and the anchor (leaf-as-anchor: none).
         var handles: [OpenSSLCertificate] = []
-        for certificate in nonAnchors {
-            handles.append(try certificateCache.handle(for: certificate.derEncoded) { der throws(BackendError) in
-                try OpenSSLCertificate(der: der)
-            })
+        for (index, certificate) in nonAnchors.enumerated() {
+            do throws(BackendError) {
+                handles.append(try certificateCache.handle(for: certificate.derEncoded) { der throws(BackendError) in
+                    try OpenSSLCertificate(der: der)
+                })
+            } catch {
+                refused.append(Self.importRefused(at: index, error))
+            }
         }
+        guard refused.isEmpty else { return refused.sorted { ($0.index ?? 0) < ($1.index ?? 0) } }
         guard let target = handles.first ?? anchorHandle else { return [] }
         let untrusted = try OpenSSLCertificateStack(Array(handles.dropFirst()))
         let unambiguous = Self.unambiguousCRLs(crls, path: path)

@@ -26,8 +26,8 @@ final class OpenSSLPreparedAnchors: PreparedAnchorStore, @unchecked Sendable {
     private let entries: [[UInt8]: Entry]
     /// Why OpenSSL could not import an anchor (`d2i_X509` refuses, e.g., a subject that is not valid UTF-8), by
     /// anchor DER. Only the audit mode's `X509_verify_cert` needs the anchor as an `X509`; the core verifies the
-    /// anchor's signatures from its SubjectPublicKeyInfo, so the import failure is the audit's error (a
-    /// `BackendError` when it runs on a path ending there), not every evaluation's: in the default mode both
+    /// anchor's signatures from its SubjectPublicKeyInfo, so the import failure is the audit's (an
+    /// `importRefused` library fact when it runs on a path ending there), not every evaluation's: in the default mode both
     /// backends give the core's verdict on such an anchor.
     private let importFailures: [[UInt8]: BackendError]
     /// A store trusting nothing, for incomplete paths.
@@ -60,6 +60,9 @@ final class OpenSSLPreparedAnchors: PreparedAnchorStore, @unchecked Sendable {
         self.importFailures = importFailures
         self.emptyStore = try OpenSSLStore(trusting: [])
     }
+
+    /// Why OpenSSL could not import `anchor`, if it could not.
+    func importFailure(for anchor: Certificate) -> BackendError? { importFailures[anchor.derEncoded] }
 
     /// The entry for `anchor`, when it is one of the prepared anchors; the import error when OpenSSL could not
     /// read it.

@@ -6,8 +6,8 @@ import Testing
 /// An anchor one library cannot import (OpenSSL's `d2i_X509` refuses a subject that is not valid UTF-8; GnuTLS reads
 /// it): in the default mode the core verifies the anchor's signatures from its key and decides alone, so both
 /// backends give the same verdict; only the audit mode, which runs the library's own verifier on the anchor, meets
-/// the library's refusal (differential seed 20261205, cases 38015 and 48622: OpenSSL said BackendError, GnuTLS
-/// the core's verdict).
+/// the library's refusal, as a LibraryVerdict failure naming the library's reason (differential seed 20261205,
+/// cases 38015 and 48622: OpenSSL once said BackendError there, hiding the core's verdict).
 @Suite("an anchor one library cannot import: the core's verdict on both backends by default")
 struct UnreadableAnchorTests {
     typealias F = GnuTLSFixtures
@@ -31,7 +31,7 @@ struct UnreadableAnchorTests {
         }
     }
 
-    @Test("the audit mode on OpenSSL meets the import failure: a BackendError, never a trusted verdict")
+    @Test("the audit mode on OpenSSL meets the import failure: a LibraryVerdict with OpenSSL's reason, not a BackendError")
     func auditModeFailsClosed() throws {
         let leaf = try Self.unreadableLeaf()
         let evaluation = TrustEvaluation(
@@ -39,6 +39,9 @@ struct UnreadableAnchorTests {
         let openssl = try #require(BackendRegistry.standard.backend(named: "openssl"))
         let report = TrustEvaluator(backend: openssl, configuration: .audit).evaluate(evaluation)
         #expect(!report.isTrusted, "\(report.result)")
-        #expect(report.result == .otherError && report.allFailures.contains(.backendError), "\(report.result) \(report.checks)")
+        #expect(report.checks == [[.libraryVerdict]], "\(report.result) \(report.checks)")
+        #expect(!report.allFailures.contains(.backendError))
+        #expect(report.error?.check == .libraryVerdict)
+        #expect(report.libraryVerdict.contains { $0.contains("refuses to import the certificate") }, "\(report.libraryVerdict)")
     }
 }
