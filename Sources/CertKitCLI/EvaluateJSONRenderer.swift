@@ -139,7 +139,10 @@ enum EvaluateJSONRenderer {
             writer.key("index")
             writer.int(index)
             writer.key("issuer")
-            writer.string(certificate.issuer.description)
+            // The issuer's name is the next certificate's subject when their encodings are equal (names are equal
+            // exactly then, and so is their text): its text, made once for a certificate many chains share.
+            let next = index + 1 < report.chain.count ? report.chain[index + 1].subject : nil
+            writer.string(next == certificate.issuer ? next!.description : certificate.issuer.description)
             writer.key("notAfter")
             writer.string(ISO8601Text.timestamp(certificate.notAfter))
             writer.key("notBefore")
@@ -193,7 +196,7 @@ enum EvaluateJSONRenderer {
         writer.key("reports")
         writer.beginObject()
         for (name, report) in byBackend.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-            writer.key(name)
+            writer.key(named: name)
             write(report, to: &writer)
         }
         writer.endObject()

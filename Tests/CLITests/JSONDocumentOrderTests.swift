@@ -28,10 +28,12 @@ struct JSONDocumentOrderTests {
     }
 
     static func reports() throws -> [TrustReport] {
-        let plain = try EvaluateRenderingTests.report(.unspecified, checks: [[], [], []], error: nil)
+        var plain = try EvaluateRenderingTests.report(.unspecified, checks: [[], [], []], error: nil)
+        plain.fingerprints = try plain.chain.map { try Digests.sha256($0.derEncoded) }
         var everything = try EvaluateRenderingTests.report(
             .recoverableTrustFailure, checks: [[.temporalValidity, .sslHostname], [.revocation], []],
             error: EvaluateRenderingTests.expired)
+        everything.fingerprints = plain.fingerprints
         everything.libraryVerdict = ["[0] openssl: \"quoted\" \\ and \u{1B} escape"]
         everything.fetches = [
             NetworkFetchRecord(url: "http://ca.example/ocsp", problem: "timed out", fromCache: true, outcome: nil),
@@ -71,7 +73,7 @@ struct JSONDocumentOrderTests {
                 var writer = JSONWriter(pretty: false)
                 EvaluateJSONRenderer.write(report, to: &writer, backends: ["openssl", "gnutls"], id: id)
                 let line = writer.finishedText()
-                #expect(!line.dropLast().contains("\n") && !line.contains(": "))
+                #expect(!line.dropLast().contains("\n") && !line.contains("\": "))
                 #expect(try Self.resorted(line, pretty: false) == line)
                 var disagreeing = JSONWriter(pretty: false)
                 EvaluateJSONRenderer.writeDisagreement([gnutls, report], to: &disagreeing, id: id)
@@ -81,7 +83,7 @@ struct JSONDocumentOrderTests {
         }
     }
 
-    @Test("the fingerprints are lowercase hex, empty when the library gave none")
+    @Test("the fingerprints are lowercase hex, empty when the library gave none; the issuers' names")
     func fingerprints() throws {
         let reports = try Self.reports()
         let json = try #require(try JSONSerialization.jsonObject(
@@ -89,6 +91,13 @@ struct JSONDocumentOrderTests {
         let chain = try #require(json["chain"] as? [[String: Any]])
         #expect(chain.map { $0["sha256"] as? String } == reports[0].fingerprints.map(Hex.encode))
         #expect(chain.allSatisfy { ($0["sha256"] as? String)?.count == 64 })
+        // Each issuer is the name's own text, also where the next certificate's subject (same encoding) gave it.
+        #expect(chain.map { $0["issuer"] as? String } == reports[0].chain.map {
+            DistinguishedName(derEncoded: $0.issuer.derEncoded, relativeNames: $0.issuer.relativeNames).description
+        })
+        #expect(chain.map { $0["issuer"] as? String } == [
+            "CN=certkit Demo Intermediate CA", "CN=certkit Demo Root CA", "CN=certkit Demo Root CA",
+        ])
         let short = try #require(try JSONSerialization.jsonObject(
             with: Data(EvaluateJSONRenderer.render(reports[4]).utf8)) as? [String: Any])
         #expect((short["chain"] as? [[String: Any]])?.map { $0["sha256"] as? String } == ["", "", ""])

@@ -43,8 +43,8 @@ package struct JSONWriter {
     /// Closes the array opened last: `[]` when it has no element.
     package mutating func endArray() { close(UInt8(ascii: "]")) }
 
-    /// The name of the next member of the open object; its value is written next.
-    package mutating func key(_ name: String) {
+    /// The name of the next member of the open object, any text (escaped as a string is); its value is written next.
+    package mutating func key(named name: String) {
         memberBreak()
         writeString(name)
         keySeparator()
@@ -52,9 +52,11 @@ package struct JSONWriter {
 
     /// A key known to be printable ASCII without `"` or `\` (a literal in the code): written as it is.
     package mutating func key(_ name: StaticString) {
+        let text = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        assert(text.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }, "a key that needs escapes")
         memberBreak()
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(contentsOf: text)
         bytes.append(UInt8(ascii: "\""))
         keySeparator()
     }
@@ -140,7 +142,7 @@ package struct JSONWriter {
         case .object(let members):
             beginObject()
             for member in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-                key(member.key)
+                key(named: member.key)
                 self.value(member.value)
             }
             endObject()
@@ -198,13 +200,12 @@ package struct JSONWriter {
     private mutating func writeString(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         // Printable ASCII other than `"` and `\` is written as it is (no scalar needs an escape): one append.
-        var contiguous = value
-        let plain = contiguous.withUTF8 { utf8 in
-            guard utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) else { return false }
+        let plain = value.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            for byte in utf8 where byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return false }
             bytes.append(contentsOf: utf8)
             return true
         }
-        if plain {
+        if plain == true {
             bytes.append(UInt8(ascii: "\""))
             return
         }
@@ -215,6 +216,8 @@ package struct JSONWriter {
             case "\n": bytes.append(contentsOf: "\\n".utf8)
             case "\r": bytes.append(contentsOf: "\\r".utf8)
             case "\t": bytes.append(contentsOf: "\\t".utf8)
+            case _ where scalar.value >= 0x20 && scalar.value < 0x7F:
+                bytes.append(UInt8(scalar.value))
             case _ where DisplayText.needsEscaping(scalar):
                 // Outside the BMP (tag characters U+E00xx, ...): a UTF-16 surrogate pair, as JSON spells it.
                 for unit in String(scalar).utf16 {
