@@ -40,7 +40,7 @@ struct UnitTests {
     }
 
     @Test("the batch parser's eight-byte scan finds exactly a quote, a backslash or a control byte")
-    func specialBytes() {
+    func specialBytes() throws {
         let plain = UInt64(0x4141_4141_4141_4141)
         #expect(!BatchJSON.hasSpecialByte(plain))
         for shift in stride(from: 0, to: 64, by: 8) {
