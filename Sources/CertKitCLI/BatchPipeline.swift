@@ -105,6 +105,12 @@ final class BatchPipeline: @unchecked Sendable {
     private let process: @Sendable (Job) -> BatchOutcome
     /// Written only by the thread holding ``writing``.
     private let output: any ByteSink
+    /// Finished lines not yet written, held only while more lines wait in the queue (so a line is written at once
+    /// when nothing follows it yet, as for an interactive input): one write for many lines. Touched only by the
+    /// thread holding ``writing``, and by ``run(_:)`` after the workers ended.
+    private var held: [UInt8] = []
+    /// Held bytes are written once there are this many.
+    static let heldBytes = 64 * 1_024
     private let progress: BatchProgress?
 
     // Guarded by `condition`.
@@ -172,6 +178,10 @@ final class BatchPipeline: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         while let worker = workers.popLast() { worker.join() }
+        if !held.isEmpty {
+            output.write(held)
+            held.removeAll()
+        }
         condition.lock()
         let result = summary
         condition.unlock()
@@ -213,8 +223,9 @@ final class BatchPipeline: @unchecked Sendable {
         }
     }
 
-    /// Writes every finished line that is next in order. Called and returns with the lock held; releases it
-    /// while writing. Only one thread drains at a time (`writing`).
+    /// Writes every finished line that is next in order (or holds it while more lines are queued, see ``held``).
+    /// Called and returns with the lock held; releases it while writing. Only one thread drains at a time
+    /// (`writing`).
     private func drain() {
         writing = true
         while finished[nextToWrite] != nil {
@@ -231,8 +242,13 @@ final class BatchPipeline: @unchecked Sendable {
             let snapshot = summary
             // A reader waiting on a full window is woken once half of it is free, not for every line written.
             if readerWaiting, nextSequence - nextToWrite <= window / 2 { condition.broadcast() }
+            let linesQueued = queueHead < queue.count
             condition.unlock()
-            output.write(bytes)
+            held.append(contentsOf: bytes)
+            if !linesQueued || held.count >= Self.heldBytes {
+                output.write(held)
+                held.removeAll(keepingCapacity: true)
+            }
             progress?.update(snapshot, bytesDone: offset)
             condition.lock()
         }

@@ -67,7 +67,12 @@ struct BatchRequest {
     /// The certificates of `chain`, leaf first; with `skipping`, as an evaluation takes them: the leaf (the first
     /// certificate of the first element) must decode, a later certificate that does not is left out and listed
     /// (source `chain[N]`, its index among that element's certificates).
-    func chain(skipping: Bool) throws(BatchLineError) -> (certificates: [Certificate], skipped: [SkippedCertificate]) {
+    ///
+    /// `decoded` keeps the elements after the first (the intermediates, shared by many lines) decoded: a line that
+    /// repeats one gets the same certificates, with what they made on first use (names' text, extensions, hash).
+    func chain(
+        skipping: Bool, decoded: DecodedChainElements? = nil
+    ) throws(BatchLineError) -> (certificates: [Certificate], skipped: [SkippedCertificate]) {
         guard let value = members["chain"] else {
             throw BatchLineError(code: .invalidChain, message: "no \"chain\"")
         }
@@ -81,6 +86,12 @@ struct BatchRequest {
             guard case .string(let text) = element else {
                 throw BatchLineError(
                     code: .invalidChain, message: "chain[\(position)] must be a string, not \(element.typeName)")
+            }
+            let cache = position > 0 && skipping ? decoded : nil
+            if let bundle = cache?.bundle(text) {
+                certificates += bundle.certificates
+                skipped += CertificateLoader.skipped(bundle, source: "chain[\(position)]")
+                continue
             }
             let bytes: [UInt8]
             if let der = Self.base64(text) {
@@ -98,6 +109,7 @@ struct BatchRequest {
                 if position == 0, let leaf = bundle.undecodable.first(where: { $0.index == 0 }) {
                     throw BatchLineError(code: .invalidChain, message: "chain[0]: the leaf does not decode: \(leaf.reason)")
                 }
+                cache?.store(bundle, for: text)
                 certificates += bundle.certificates
                 skipped += CertificateLoader.skipped(bundle, source: "chain[\(position)]")
             } catch let error as BatchLineError {
@@ -187,6 +199,42 @@ struct BatchRequest {
             }
         }
         return responses
+    }
+}
+
+/// The chain elements after the first that a batch decoded (as an evaluation takes them: undecodable certificates
+/// left out and listed), by their text, for the lines that repeat them. Shared by the workers behind a lock
+/// (`NSLock`, which ThreadSanitizer sees); at most ``capacity`` elements of at most ``maxTextBytes`` each, all
+/// forgotten when a new one does not fit.
+final class DecodedChainElements: @unchecked Sendable {
+    static let capacity = 64
+    static let maxTextBytes = 32 * 1_024
+
+    private let lock = NSLock()
+    private var bundles: [String: CertificateBundle] = [:]
+
+    /// The bundle decoded from `text`, if kept.
+    func bundle(_ text: String) -> CertificateBundle? {
+        guard text.utf8.count <= Self.maxTextBytes else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        return bundles[text]
+    }
+
+    /// Keeps `bundle`, decoded from `text`.
+    func store(_ bundle: CertificateBundle, for text: String) {
+        guard text.utf8.count <= Self.maxTextBytes else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        if bundles.count >= Self.capacity { bundles.removeAll(keepingCapacity: true) }
+        bundles[text] = bundle
+    }
+
+    /// How many elements are kept.
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return bundles.count
     }
 }
 

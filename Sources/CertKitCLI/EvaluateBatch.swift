@@ -43,6 +43,8 @@ enum EvaluateBatch {
         /// The command line's policy (for lines that replace none of them).
         let policy: TrustPolicy
         let evaluators: [TrustEvaluator]
+        /// The intermediates the lines repeat, decoded once.
+        let decoded = DecodedChainElements()
 
         func outcome(_ job: BatchPipeline.Job) -> BatchOutcome {
             switch BatchRequest.parse(job, keys: EvaluateBatch.keys) {
@@ -62,7 +64,7 @@ enum EvaluateBatch {
             let policy = try self.policy(request)
             let date = try request.date()
             // Only the leaf must decode: a later certificate that does not is left out and reported, as for evaluate.
-            let chain = try request.chain(skipping: true)
+            let chain = try request.chain(skipping: true, decoded: decoded)
             evaluation.certificates = chain.certificates
             evaluation.skippedCertificates.insert(contentsOf: chain.skipped, at: 0)
             // A line's stapled responses join the command line's --ocsp-response ones (each answers only for the
@@ -71,23 +73,17 @@ enum EvaluateBatch {
             if let policy { evaluation.policies = [policy] }
             if let date { evaluation.verifyDate = date }
             let reports = evaluators.map { $0.evaluate(evaluation) }
-            var document: [String: JSONValue]
+            var writer = JSONWriter(pretty: false, capacity: 2_048)
             let code: ExitCode
             if BackendComparison.agree(reports) {
-                document = EvaluateJSONRenderer.object(reports[0])
-                if reports.count > 1 {
-                    document["backends"] = .strings(reports.map(\.backend))
-                    document["agree"] = .bool(true)
-                }
+                EvaluateJSONRenderer.write(
+                    reports[0], to: &writer, backends: reports.count > 1 ? reports.map(\.backend) : nil, id: request.id)
                 code = ExitCode(result: reports[0].result)
             } else {
-                var byBackend: [String: JSONValue] = [:]
-                for report in reports { byBackend[report.backend] = .object(EvaluateJSONRenderer.object(report)) }
-                document = ["agree": .bool(false), "reports": .object(byBackend)]
+                EvaluateJSONRenderer.writeDisagreement(reports, to: &writer, id: request.id)
                 code = .backendsDisagree
             }
-            document["id"] = request.id
-            return BatchOutcome(line: JSONValue.object(document).compact, exitCode: code)
+            return BatchOutcome(line: writer.finishedText(), exitCode: code)
         }
 
         /// The line's policy when it names an identity, a policy or a profile (the command line's otherwise).

@@ -36,82 +36,171 @@ import CertKit
 /// With `--backend both`, when the backends agree the document above gains `"backends": ["openssl", "gnutls"]`
 /// and `"agree": true`; when they disagree the document is `{"agree": false, "reports": {"openssl": {...},
 /// "gnutls": {...}}}` with one document of the form above per backend.
+///
+/// The document is written member by member with ``JSONWriter``, its keys in the sorted order that a ``JSONValue``
+/// object would have (the tests re-sort every kind of document and compare the bytes).
 enum EvaluateJSONRenderer {
-    static func object(_ report: TrustReport) -> [String: JSONValue] {
-        var document: [String: JSONValue] = [
-            "result": .string(report.result.description),
-            "resultCode": .int(report.result.rawValue),
-            "trusted": .bool(report.isTrusted),
-            "error": report.error.map { error in
-                .object([
-                    "code": .int(Int(error.code.rawValue)),
-                    "name": .string(error.code.name),
-                    "check": .string(error.check.name),
-                    "certificateIndex": .int(error.certificateIndex),
-                    "message": .string(error.message),
-                    "rule": .optional(error.rule?.id),
-                    "ruleProfiles": error.rule.map { .strings($0.orderedProfiles.map(\.rawValue)) } ?? .null,
-                ])
-            } ?? .null,
-            "backend": .string(report.backend),
-            "policy": .string(report.policy.description),
-            "profile": .string(report.policy.profile.rawValue),
-            "host": .optional(host(report.policy)),
-            "verifyDate": .string(ISO8601Text.timestamp(report.verifyDate)),
-            "pathsTried": .int(report.pathsTried),
-            "chain": .array(report.chain.enumerated().map { index, certificate in
-                var item: [String: JSONValue] = [
-                    "index": .int(index),
-                    "subject": .string(certificate.subject.description),
-                    "issuer": .string(certificate.issuer.description),
-                    "sha256": .string(index < report.fingerprints.count ? Hex.encode(report.fingerprints[index]) : ""),
-                    "notBefore": .string(ISO8601Text.timestamp(certificate.notBefore)),
-                    "notAfter": .string(ISO8601Text.timestamp(certificate.notAfter)),
-                    "failedChecks": .strings(
-                        index < report.checks.count ? report.checks[index].sorted().map(\.name) : []),
-                    "failedRules": .strings(report.failedRules(at: index).map(\.id)),
-                ]
-                if index < report.revocation.count { item["revocation"] = RevocationText.json(report.revocation[index]) }
-                if index < report.fetchedFrom.count { item["fetchedFrom"] = .optional(report.fetchedFrom[index]) }
-                return .object(item)
-            }),
-        ]
+    /// Writes the document of `report`. `backends`: the agreeing backends' names, which add `"agree": true` and
+    /// `"backends"`; `id`: a batch line's id.
+    static func write(_ report: TrustReport, to writer: inout JSONWriter, backends: [String]? = nil, id: JSONValue? = nil) {
+        writer.beginObject()
+        if backends != nil {
+            writer.key("agree")
+            writer.bool(true)
+        }
+        writer.key("backend")
+        writer.string(report.backend)
+        if let backends {
+            writer.key("backends")
+            writer.strings(backends)
+        }
+        writer.key("chain")
+        writeChain(report, to: &writer)
+        writer.key("error")
+        if let error = report.error {
+            writer.beginObject()
+            writer.key("certificateIndex")
+            writer.int(error.certificateIndex)
+            writer.key("check")
+            writer.string(error.check.name)
+            writer.key("code")
+            writer.int(Int(error.code.rawValue))
+            writer.key("message")
+            writer.string(error.message)
+            writer.key("name")
+            writer.string(error.code.name)
+            writer.key("rule")
+            writer.optional(error.rule?.id)
+            writer.key("ruleProfiles")
+            if let rule = error.rule { writer.strings(rule.orderedProfiles.map(\.rawValue)) } else { writer.null() }
+            writer.endObject()
+        } else {
+            writer.null()
+        }
         if !report.fetches.isEmpty {
-            document["fetches"] = .array(report.fetches.map { fetch in
+            writer.key("fetches")
+            writer.value(.array(report.fetches.map { fetch in
                 .object([
                     "url": .string(fetch.url), "problem": .optional(fetch.problem), "fromCache": .bool(fetch.fromCache),
                     "outcome": .optional(fetch.outcome),
                 ])
-            })
+            }))
         }
-        if !report.libraryVerdict.isEmpty { document["libraryVerdict"] = .strings(report.libraryVerdict) }
+        writer.key("host")
+        writer.optional(host(report.policy))
+        if let id {
+            writer.key("id")
+            writer.value(id)
+        }
         if case .sslClient(let identities, _) = report.policy {
-            document["identities"] = .strings(identities.map(\.description))
+            writer.key("identities")
+            writer.strings(identities.map(\.description))
         }
+        if !report.libraryVerdict.isEmpty {
+            writer.key("libraryVerdict")
+            writer.strings(report.libraryVerdict)
+        }
+        writer.key("pathsTried")
+        writer.int(report.pathsTried)
+        writer.key("policy")
+        writer.string(report.policy.description)
+        writer.key("profile")
+        writer.string(report.policy.profile.rawValue)
+        writer.key("result")
+        writer.string(report.result.description)
+        writer.key("resultCode")
+        writer.int(report.result.rawValue)
         if !report.skippedCertificates.isEmpty {
-            document["skippedCertificates"] = .array(report.skippedCertificates.map { skipped in
+            writer.key("skippedCertificates")
+            writer.value(.array(report.skippedCertificates.map { skipped in
                 .object(["source": .string(skipped.source), "index": .int(skipped.index), "reason": .string(skipped.reason)])
-            })
+            }))
         }
-        return document
+        writer.key("trusted")
+        writer.bool(report.isTrusted)
+        writer.key("verifyDate")
+        writer.string(ISO8601Text.timestamp(report.verifyDate))
+        writer.endObject()
+    }
+
+    private static func writeChain(_ report: TrustReport, to writer: inout JSONWriter) {
+        let fingerprints = report.fingerprints
+        writer.beginArray()
+        for (index, certificate) in report.chain.enumerated() {
+            writer.beginObject()
+            writer.key("failedChecks")
+            writer.strings(index < report.checks.count ? report.checks[index].sorted().map(\.name) : [])
+            writer.key("failedRules")
+            writer.strings(report.failedRules(at: index).map(\.id))
+            if index < report.fetchedFrom.count {
+                writer.key("fetchedFrom")
+                writer.optional(report.fetchedFrom[index])
+            }
+            writer.key("index")
+            writer.int(index)
+            writer.key("issuer")
+            // The issuer's name is the next certificate's subject when their encodings are equal (names are equal
+            // exactly then, and so is their text): its text, made once for a certificate many chains share.
+            let next = index + 1 < report.chain.count ? report.chain[index + 1].subject : nil
+            writer.string(next == certificate.issuer ? next!.description : certificate.issuer.description)
+            writer.key("notAfter")
+            writer.string(ISO8601Text.timestamp(certificate.notAfter))
+            writer.key("notBefore")
+            writer.string(ISO8601Text.timestamp(certificate.notBefore))
+            if index < report.revocation.count {
+                writer.key("revocation")
+                writer.value(RevocationText.json(report.revocation[index]))
+            }
+            writer.key("sha256")
+            if index < fingerprints.count { writer.hex(fingerprints[index]) } else { writer.string("") }
+            writer.key("subject")
+            writer.string(certificate.subject.description)
+            writer.endObject()
+        }
+        writer.endArray()
     }
 
     /// One report.
-    static func render(_ report: TrustReport) -> String { JSONValue.object(object(report)).rendered }
+    static func render(_ report: TrustReport) -> String {
+        var writer = JSONWriter(pretty: true)
+        write(report, to: &writer)
+        return writer.finishedText()
+    }
 
     /// Reports that agree: the first report's document plus the backends' names.
     static func renderAgreement(_ reports: [TrustReport]) -> String {
-        var document = object(reports[0])
-        document["backends"] = .strings(reports.map(\.backend))
-        document["agree"] = .bool(true)
-        return JSONValue.object(document).rendered
+        var writer = JSONWriter(pretty: true)
+        write(reports[0], to: &writer, backends: reports.map(\.backend))
+        return writer.finishedText()
     }
 
     /// Reports that disagree, side by side.
     static func renderDisagreement(_ reports: [TrustReport]) -> String {
-        var byBackend: [String: JSONValue] = [:]
-        for report in reports { byBackend[report.backend] = .object(object(report)) }
-        return JSONValue.object(["agree": .bool(false), "reports": .object(byBackend)]).rendered
+        var writer = JSONWriter(pretty: true)
+        writeDisagreement(reports, to: &writer)
+        return writer.finishedText()
+    }
+
+    /// `{"agree": false, "id": ..., "reports": {"<backend>": {...}, ...}}`, the backends in sorted order (the
+    /// last report of a backend named twice).
+    static func writeDisagreement(_ reports: [TrustReport], to writer: inout JSONWriter, id: JSONValue? = nil) {
+        var byBackend: [String: TrustReport] = [:]
+        for report in reports { byBackend[report.backend] = report }
+        writer.beginObject()
+        writer.key("agree")
+        writer.bool(false)
+        if let id {
+            writer.key("id")
+            writer.value(id)
+        }
+        writer.key("reports")
+        writer.beginObject()
+        for (name, report) in byBackend.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            writer.key(named: name)
+            write(report, to: &writer)
+        }
+        writer.endObject()
+        writer.endObject()
     }
 
     private static func host(_ policy: TrustPolicy) -> String? {

@@ -48,4 +48,69 @@ struct BatchPipelineTests {
             #expect(run == set, "round \(round): \(set) workers set a thread-local value, \(run) destructors ran")
         }
     }
+
+    /// A sink that counts its writes and can be read while workers write.
+    final class CountingSink: ByteSink, @unchecked Sendable {
+        private let lock = NSLock()
+        private var written: [UInt8] = []
+        private var writes = 0
+
+        func write(_ bytes: [UInt8]) {
+            lock.withLock {
+                written.append(contentsOf: bytes)
+                writes += 1
+            }
+        }
+
+        var state: (text: String, writes: Int) {
+            lock.withLock { (String(decoding: written, as: UTF8.self), writes) }
+        }
+    }
+
+    @Test("lines that finish while more are queued are written together; every line in order")
+    func heldWhileQueued() throws {
+        let input = Array(String(repeating: "line\n", count: 40).utf8)
+        var delivered = false
+        var reader = BatchLineReader(maxLineBytes: 100) {
+            defer { delivered = true }
+            return delivered ? [] : input
+        }
+        let sink = CountingSink()
+        let pipeline = BatchPipeline(jobs: 1, output: sink, progress: nil) { job in
+            // The first line waits until the reader has filled the window: the lines after it are queued.
+            if job.number == 1 { Thread.sleep(forTimeInterval: 0.2) }
+            return BatchOutcome(line: "\(job.number)\n", exitCode: .success)
+        }
+        let summary = try pipeline.run(&reader)
+        #expect(summary.lines == 40)
+        let (text, writes) = sink.state
+        #expect(text == (1...40).map { "\($0)\n" }.joined())
+        #expect(writes < 30, "\(writes) writes for 40 lines")
+    }
+
+    @Test("a line with nothing queued after it is written before the next input line arrives")
+    func writtenWhenNothingFollows() throws {
+        let sink = CountingSink()
+        var calls = 0
+        var sawFirstOutput = false
+        var reader = BatchLineReader(maxLineBytes: 100) {
+            calls += 1
+            switch calls {
+            case 1: return Array("first\n".utf8)
+            case 2:
+                // The input pauses (an interactive client waiting for the answer): the answer must come.
+                let deadline = Date().addingTimeInterval(20)
+                while sink.state.text.isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+                sawFirstOutput = sink.state.text == "1\n"
+                return Array("second\n".utf8)
+            default: return []
+            }
+        }
+        let pipeline = BatchPipeline(jobs: 2, output: sink, progress: nil) { job in
+            BatchOutcome(line: "\(job.number)\n", exitCode: .success)
+        }
+        _ = try pipeline.run(&reader)
+        #expect(sawFirstOutput)
+        #expect(sink.state.text == "1\n2\n")
+    }
 }

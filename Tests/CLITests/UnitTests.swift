@@ -39,6 +39,24 @@ struct UnitTests {
         #expect(value.rendered == "{\n  \"a\": \"q\\\"\\\\\\n\\u0001/é\",\n  \"b\": [\n    1,\n    null\n  ],\n  \"c\": {}\n}\n")
     }
 
+    @Test("the batch parser's eight-byte scan finds exactly a quote, a backslash or a control byte")
+    func specialBytes() throws {
+        let plain = UInt64(0x4141_4141_4141_4141)
+        #expect(!BatchJSON.hasSpecialByte(plain))
+        for shift in stride(from: 0, to: 64, by: 8) {
+            for value in 0...255 {
+                let word = plain & ~(UInt64(0xFF) << UInt64(shift)) | UInt64(value) << UInt64(shift)
+                let special = value < 0x20 || value == 0x22 || value == 0x5C
+                #expect(BatchJSON.hasSpecialByte(word) == special, "byte \(value) at bit \(shift)")
+            }
+        }
+        // Non-ASCII bytes next to each other are no special bytes; strings with escapes still parse.
+        #expect(!BatchJSON.hasSpecialByte(0x80FF_C3A9_E282_AC7F))
+        #expect(try BatchJSON.parse(Array(#"["0123456789abcdef\"0123456789\u0041\n", "abcdefghijklmnopq"]"#.utf8))
+            == .array([.string("0123456789abcdef\"0123456789A\n"), .string("abcdefghijklmnopq")]))
+        #expect(throws: BatchJSON.SyntaxError.self) { try BatchJSON.parse(Array("[\"0123456789abcdef\u{01}xyz\"]".utf8)) }
+    }
+
     @Test("hex forms")
     func hex() {
         #expect(HexText.colonUppercase([0x0a, 0xff]) == "0A:FF")

@@ -138,6 +138,10 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(storage.hashOfDER)
     }
 
+    /// The hash of the whole DER with the process's random seed, computed once per certificate (what
+    /// ``hash(into:)`` combines): a key that holds the DER can hash this one integer instead of every byte.
+    var hashOfDER: Int { storage.hashOfDER }
+
     /// True when the subject is `name`, byte for byte (no copy of the subject is made).
     func hasSubject(exactly name: DistinguishedName) -> Bool { storage.subject.derEncoded == name.derEncoded }
 

@@ -1,7 +1,8 @@
 /// An X.501 name (issuer or subject) with its raw DER and decoded attributes.
 ///
-/// A decoded name keeps its encoding and makes the attributes' text on first use of ``relativeNames`` (once per
-/// name, shared by its copies): equality, hashing and the byte-equal issuer lookup never need it.
+/// A decoded name keeps its encoding and makes the attributes' text on first use of ``relativeNames``, and its
+/// RFC 4514 string on first use of ``description`` (each once per name, shared by its copies): equality, hashing
+/// and the byte-equal issuer lookup never need them.
 public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     /// One attribute of a relative distinguished name, e.g. `CN=leaf.example`.
     public struct Attribute: Sendable, Hashable {
@@ -43,7 +44,10 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(encoding: derEncoded) }
 
     /// The RFC 4514 string: most specific RDN first, e.g. `CN=leaf.example,O=Example`.
-    public var description: String { NameFormatting.rfc4514(self) }
+    public var description: String {
+        if let known = attributes.text.load() { return known.value }
+        return attributes.text.storeIfNil(DeferredAttributes.Text(NameFormatting.rfc4514(self))).value
+    }
 
     /// The first common name, if any.
     public var commonName: String? { attributes(oid: "2.5.4.3").first }
@@ -61,7 +65,7 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     public func matches(_ other: DistinguishedName) -> Bool { NameFormatting.namesMatch(self, other) }
 }
 
-/// The attributes of one name, made on first use and shared by the name's copies.
+/// The attributes of one name and its RFC 4514 text, each made on first use and shared by the name's copies.
 ///
 /// Published through a `PublishedReference` (acquire/release atomics, which ThreadSanitizer follows; see
 /// `CacheLock` for why not `Mutex`): two threads that ask at once may both decode, the same walk on the same bytes
@@ -72,7 +76,14 @@ private final class DeferredAttributes: Sendable {
         init(_ value: [[DistinguishedName.Attribute]]) { self.value = value }
     }
 
+    final class Text: Sendable {
+        let value: String
+        init(_ value: String) { self.value = value }
+    }
+
     private let decoded = PublishedReference<Decoded>()
+    /// The name's RFC 4514 string (``DistinguishedName/description``), made from the attributes.
+    let text = PublishedReference<Text>()
 
     init(_ ready: [[DistinguishedName.Attribute]]?) {
         if let ready { _ = decoded.storeIfNil(Decoded(ready)) }

@@ -17,6 +17,18 @@ final class VerifiedSignatureCache: Sendable {
     struct Link: Hashable, Sendable {
         var certificate: EncodingKey
         var signerKey: EncodingKey
+        /// The hash of the certificate's whole DER, kept once per certificate (``Certificate/hashOfDER``).
+        var certificateHash: Int
+
+        static func == (lhs: Link, rhs: Link) -> Bool {
+            lhs.certificateHash == rhs.certificateHash && lhs.certificate == rhs.certificate
+                && lhs.signerKey == rhs.signerKey
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(certificateHash)
+            hasher.combine(signerKey)
+        }
     }
 
     /// The largest certificate whose verified link is kept.
@@ -34,7 +46,9 @@ final class VerifiedSignatureCache: Sendable {
     /// The cache key for `certificate` signed by `signer`'s key, or nil when such a link is never kept.
     func link(_ certificate: Certificate, signedBy signer: Certificate) -> Link? {
         guard capacity > 0, certificate.derEncoded.count <= Self.maxCertificateBytes else { return nil }
-        return Link(certificate: EncodingKey(certificate.derEncoded), signerKey: EncodingKey(signer.publicKey.derEncoded))
+        return Link(
+            certificate: EncodingKey(certificate.derEncoded), signerKey: EncodingKey(signer.publicKey.derEncoded),
+            certificateHash: certificate.hashOfDER)
     }
 
     /// True when `link`'s signature verified before.
