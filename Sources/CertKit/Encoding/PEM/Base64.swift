@@ -84,36 +84,7 @@ package enum Base64 {
                         // three bytes at a time (two quanta per step while they last), exactly as the
                         // character-by-character path below would decode them.
                         if sextets == 0, padding == 0 {
-                            while end - i >= 8 {
-                                let a = sextet[Int(source[i])], b = sextet[Int(source[i + 1])]
-                                let c = sextet[Int(source[i + 2])], d = sextet[Int(source[i + 3])]
-                                let e = sextet[Int(source[i + 4])], f = sextet[Int(source[i + 5])]
-                                let g = sextet[Int(source[i + 6])], h = sextet[Int(source[i + 7])]
-                                guard a | b | c | d | e | f | g | h < 64 else { break }
-                                let first = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                                let second = UInt32(e) << 18 | UInt32(f) << 12 | UInt32(g) << 6 | UInt32(h)
-                                target[o] = UInt8(truncatingIfNeeded: first >> 16)
-                                target[o + 1] = UInt8(truncatingIfNeeded: first >> 8)
-                                target[o + 2] = UInt8(truncatingIfNeeded: first)
-                                target[o + 3] = UInt8(truncatingIfNeeded: second >> 16)
-                                target[o + 4] = UInt8(truncatingIfNeeded: second >> 8)
-                                target[o + 5] = UInt8(truncatingIfNeeded: second)
-                                o += 6
-                                i += 8
-                            }
-                            if end - i >= 4 {
-                                let a = sextet[Int(source[i])], b = sextet[Int(source[i + 1])]
-                                let c = sextet[Int(source[i + 2])], d = sextet[Int(source[i + 3])]
-                                if a | b | c | d < 64 {
-                                    let quantum = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                                    target[o] = UInt8(truncatingIfNeeded: quantum >> 16)
-                                    target[o + 1] = UInt8(truncatingIfNeeded: quantum >> 8)
-                                    target[o + 2] = UInt8(truncatingIfNeeded: quantum)
-                                    o += 3
-                                    i += 4
-                                    continue
-                                }
-                            }
+                            if decodeQuanta(source, sextet, target, i: &i, o: &o, end: end) { continue }
                             if i >= end { break }
                         }
                         let value = table[Int(input[i])]
@@ -140,25 +111,75 @@ package enum Base64 {
                             break
                         }
                     }
-                    if ok {
-                        if padding > 0 && sextets + padding != 4 { ok = false }
-                        switch sextets {
-                        case 0: break
-                        case 2:
-                            out[o] = UInt8(truncatingIfNeeded: accumulator >> 4)
-                            o += 1
-                        case 3:
-                            out[o] = UInt8(truncatingIfNeeded: accumulator >> 10)
-                            out[o + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
-                            o += 2
-                        default:
-                            ok = false
-                        }
-                    }
+                    if ok { ok = finish(accumulator, sextets: sextets, padding: padding, into: target, at: &o) }
                     initialized = o
                 }
             }
         }
         return ok ? result : nil
+    }
+
+    /// The fast path: runs of alphabet characters at a quantum boundary decode four characters to three bytes at a
+    /// time (two quanta per step while they last, then one), exactly as the character-by-character path would
+    /// decode them. True when it ended on a decoded quantum (look again); false when the next quantum holds
+    /// anything else (whitespace, padding, a bad character) or fewer than four characters remain, for the
+    /// character-by-character path.
+    @inline(__always)
+    private static func decodeQuanta(
+        _ source: UnsafePointer<UInt8>, _ sextet: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>,
+        i: inout Int, o: inout Int, end: Int
+    ) -> Bool {
+        while end - i >= 8 {
+            let a = sextet[Int(source[i])], b = sextet[Int(source[i + 1])]
+            let c = sextet[Int(source[i + 2])], d = sextet[Int(source[i + 3])]
+            let e = sextet[Int(source[i + 4])], f = sextet[Int(source[i + 5])]
+            let g = sextet[Int(source[i + 6])], h = sextet[Int(source[i + 7])]
+            guard a | b | c | d | e | f | g | h < 64 else { break }
+            let first = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+            let second = UInt32(e) << 18 | UInt32(f) << 12 | UInt32(g) << 6 | UInt32(h)
+            target[o] = UInt8(truncatingIfNeeded: first >> 16)
+            target[o + 1] = UInt8(truncatingIfNeeded: first >> 8)
+            target[o + 2] = UInt8(truncatingIfNeeded: first)
+            target[o + 3] = UInt8(truncatingIfNeeded: second >> 16)
+            target[o + 4] = UInt8(truncatingIfNeeded: second >> 8)
+            target[o + 5] = UInt8(truncatingIfNeeded: second)
+            o += 6
+            i += 8
+        }
+        guard end - i >= 4 else { return false }
+        let a = sextet[Int(source[i])], b = sextet[Int(source[i + 1])]
+        let c = sextet[Int(source[i + 2])], d = sextet[Int(source[i + 3])]
+        guard a | b | c | d < 64 else { return false }
+        let quantum = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+        target[o] = UInt8(truncatingIfNeeded: quantum >> 16)
+        target[o + 1] = UInt8(truncatingIfNeeded: quantum >> 8)
+        target[o + 2] = UInt8(truncatingIfNeeded: quantum)
+        o += 3
+        i += 4
+        return true
+    }
+
+    /// Writes the last, partial quantum (`sextets` characters, then `padding` pad characters) and says whether the
+    /// text ended well: padding completes a quantum exactly, and a quantum of one character is malformed.
+    @inline(__always)
+    private static func finish(
+        _ accumulator: UInt32, sextets: Int, padding: Int, into target: UnsafeMutablePointer<UInt8>, at o: inout Int
+    ) -> Bool {
+        if padding > 0 && sextets + padding != 4 { return false }
+        switch sextets {
+        case 0:
+            return true
+        case 2:
+            target[o] = UInt8(truncatingIfNeeded: accumulator >> 4)
+            o += 1
+            return true
+        case 3:
+            target[o] = UInt8(truncatingIfNeeded: accumulator >> 10)
+            target[o + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
+            o += 2
+            return true
+        default:
+            return false
+        }
     }
 }

@@ -42,6 +42,27 @@ enum X509Parser {
         let notAfter = try notAfterNode.time()
         let subject = try NameParser.parse(fields.read(DERTag.sequence, "subject"), limits: limits)
         let publicKey = try PublicKeyParser.parse(fields.read(DERTag.sequence, "subjectPublicKeyInfo"))
+        // The signed part and the signature are kept as ranges of the certificate's encoding, not copies.
+        let origin = certificate.start
+        let extensions = try extensionsAndIdentifiers(&fields, version: version, origin: origin, limits: limits)
+        let signature = envelope.signatureRange
+        let whole = certificate.start == 0 && certificate.end == input.count
+        return Certificate(
+            derEncoded: whole ? input : certificate.encoded, tbsRange: (tbs.start - origin)..<(tbs.end - origin),
+            version: version, serialNumber: serial, signatureAlgorithm: envelope.signatureAlgorithm,
+            signatureRange: (signature.lowerBound - origin)..<(signature.upperBound - origin),
+            issuer: issuer, subject: subject, notBefore: notBefore, notAfter: notAfter, publicKey: publicKey,
+            extensions: extensions,
+            tbsSignatureAlgorithmMatches: envelope.matches(innerAlgorithm: innerAlgorithm))
+    }
+
+    /// Reads the rest of the tbsCertificate after the key: the unique identifiers and the extensions, with what
+    /// the version does not allow recorded as malformed (RFC 5280 §4.1.2.8, §4.1.2.9). The extensions are decoded
+    /// now only when decoding could still fail the certificate (``DeferredExtensions``), else kept as a range of
+    /// the certificate's encoding, which starts at `origin` in the input.
+    private static func extensionsAndIdentifiers(
+        _ fields: inout DERReader, version: Int, origin: Int, limits: Limits
+    ) throws(CertificateDecodingError) -> DeferredExtensions {
         var uniqueIdentifiers = 0
         for tag in [DERTag.contextPrimitive(1), DERTag.contextConstructed(1), DERTag.contextPrimitive(2),
                     DERTag.contextConstructed(2)] where try fields.readIfPresent(tag) != nil {
@@ -53,7 +74,6 @@ enum X509Parser {
         if let explicitExtensions = try fields.readIfPresent(DERTag.contextConstructed(3)) {
             var inner = try explicitExtensions.children()
             let sequence = try inner.read(DERTag.sequence, "extensions")
-            // Decoded now only when decoding could still fail the certificate (see DeferredExtensions).
             if try ExtensionsParser.checkFraming(sequence, limits: limits) {
                 extensions = try ExtensionsParser.parse(sequence, limits: limits)
             } else {
@@ -67,27 +87,13 @@ enum X509Parser {
         // RFC 5280 §4.1.2.8: unique identifiers only in versions 2 and 3.
         if version < 2, uniqueIdentifiers > 0 { notes.append("unique identifiers in a version 1 certificate") }
         try fields.expectEnd("tbsCertificate")
-
-        // The signed part and the signature are kept as ranges of the certificate's encoding, not copies.
-        let origin = certificate.start
-        let deferred: DeferredExtensions
         if let extensionsSequence {
-            deferred = DeferredExtensions(
+            return DeferredExtensions(
                 range: (extensionsSequence.start - origin)..<(extensionsSequence.end - origin), limits: limits, notes: notes)
-        } else {
-            var decoded = extensions ?? CertificateExtensions()
-            decoded.malformed += notes
-            deferred = DeferredExtensions(decoded)
         }
-        let signature = envelope.signatureRange
-        let whole = certificate.start == 0 && certificate.end == input.count
-        return Certificate(
-            derEncoded: whole ? input : certificate.encoded, tbsRange: (tbs.start - origin)..<(tbs.end - origin),
-            version: version, serialNumber: serial, signatureAlgorithm: envelope.signatureAlgorithm,
-            signatureRange: (signature.lowerBound - origin)..<(signature.upperBound - origin),
-            issuer: issuer, subject: subject, notBefore: notBefore, notAfter: notAfter, publicKey: publicKey,
-            extensions: deferred,
-            tbsSignatureAlgorithmMatches: envelope.matches(innerAlgorithm: innerAlgorithm))
+        var decoded = extensions ?? CertificateExtensions()
+        decoded.malformed += notes
+        return DeferredExtensions(decoded)
     }
 
     static func invalid(_ message: String) -> CertificateDecodingError {
