@@ -192,6 +192,23 @@ struct TrustSettingsScopeTests {
             settings: [(pki.leaf, [Constraint(result: .unspecified, allowedErrors: [.sslHostname])])]).result == .unspecified)
     }
 
+    @Test("an error allowed under one policy of the evaluation stays a failure under the other, in either order",
+          arguments: backends)
+    func allowedErrorsPerPolicy(backend: String) throws {
+        let expired = try PKI("expired-leaf-rsa")
+        let sslOnly = Constraint(result: .unspecified, policy: .sslServer, allowedErrors: [.temporalValidity])
+        let ssl = TrustPolicy.sslServer(host: "leaf.example")
+        for policies in [[ssl, .basicX509], [.basicX509, ssl]] {
+            let report = Self.evaluate(
+                backend, expired, policies: policies, anchors: [expired.root], settings: [(expired.leaf, [sslOnly])])
+            let byPolicy = Dictionary(uniqueKeysWithValues: report.policyResults.map { ($0.policy, $0) })
+            #expect(byPolicy[ssl]?.result == .unspecified, "\(policies): the SSL policy allows the expiry")
+            #expect(byPolicy[.basicX509]?.result == .recoverableTrustFailure, "\(policies): basic X.509 does not")
+            #expect(byPolicy[.basicX509]?.checks.first?.contains(.temporalValidity) == true)
+            #expect(report.result == .recoverableTrustFailure, "\(policies): the overall verdict sees the failure")
+        }
+    }
+
     @Test("allowed errors never cover Signature, revocation or deny")
     func allowedErrorsAreBounded() throws {
         let pki = try PKI()
