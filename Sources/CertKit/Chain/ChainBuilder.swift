@@ -8,9 +8,9 @@ import Foundation
 /// certificate appears twice in a path (by DER, or by subject and key). Work is bounded by the path-building
 /// bounds of ``Limits`` (depth, expansions, candidates, queue, issuer comparisons); each lookup by name is a
 /// dictionary lookup (or a scan of a few dozen certificates).
-public struct ChainBuilder: Sendable {
+package struct ChainBuilder: Sendable {
     /// The path-building bounds are part of the library-wide ``CertKit/Limits``.
-    public typealias Limits = CertKit.Limits
+    package typealias Limits = CertKit.Limits
 
     private let anchors: Set<Certificate>
     private var anchorIndex: IssuerIndex
@@ -24,12 +24,12 @@ public struct ChainBuilder: Sendable {
     private var comparisons = 0
 
     /// The longest paths that ended without reaching an anchor, found so far (at most a few).
-    public private(set) var deadEnds: [[Certificate]] = []
+    package private(set) var deadEnds: [[Certificate]] = []
     /// True when a limit stopped the search before it was complete.
-    public private(set) var limitReached = false
+    package private(set) var limitReached = false
 
     /// Creates a builder for `leaf`.
-    public init(leaf: Certificate, pool: [Certificate], anchors: [Certificate], date: Date, limits: Limits = Limits()) {
+    package init(leaf: Certificate, pool: [Certificate], anchors: [Certificate], date: Date, limits: Limits = Limits()) {
         self.init(
             leaf: leaf, pool: pool, anchorSet: Set(anchors),
             anchorIndex: IssuerIndex(certificates: anchors), date: date, limits: limits, poolIsUnique: false)
@@ -52,7 +52,7 @@ public struct ChainBuilder: Sendable {
     }
 
     /// The next candidate path that ends at an anchor, or nil when there is none left (or a limit was hit).
-    public mutating func next() -> CandidatePath? {
+    package mutating func next() -> CandidatePath? {
         while head < queue.count {
             if handedOut >= limits.maxCandidates || expansions >= limits.maxExpansions {
                 limitReached = true
@@ -106,10 +106,10 @@ public struct ChainBuilder: Sendable {
     }
 
     /// The best incomplete path to report when no anchored path survives: the longest dead end.
-    public var bestDeadEnd: [Certificate]? { deadEnds.first }
+    package var bestDeadEnd: [Certificate]? { deadEnds.first }
 
     /// True when ``bestDeadEnd`` stops only because it reached the depth limit: its last certificate has issuers.
-    public private(set) var bestDeadEndIsCutByDepth = false
+    package private(set) var bestDeadEndIsCutByDepth = false
 
     private mutating func noteDeadEnd(_ path: [Certificate], cutByDepth: Bool) {
         // Breadth-first order means later dead ends are never shorter; keep the first longest.

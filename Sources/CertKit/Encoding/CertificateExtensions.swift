@@ -19,26 +19,26 @@ public struct CertificateExtension: Sendable, Hashable {
 }
 
 /// The well-known extension OIDs.
-public enum ExtensionOID {
-    public static let subjectKeyIdentifier = "2.5.29.14"
-    public static let keyUsage = "2.5.29.15"
-    public static let subjectAltName = "2.5.29.17"
-    public static let basicConstraints = "2.5.29.19"
-    public static let nameConstraints = "2.5.29.30"
-    public static let crlDistributionPoints = "2.5.29.31"
-    public static let certificatePolicies = "2.5.29.32"
-    public static let authorityKeyIdentifier = "2.5.29.35"
-    public static let extendedKeyUsage = "2.5.29.37"
-    public static let authorityInfoAccess = "1.3.6.1.5.5.7.1.1"
-    public static let policyConstraints = "2.5.29.36"
-    public static let inhibitAnyPolicy = "2.5.29.54"
-    public static let policyMappings = "2.5.29.33"
-    public static let subjectDirectoryAttributes = "2.5.29.9"
-    public static let freshestCRL = "2.5.29.46"
-    public static let subjectInfoAccess = "1.3.6.1.5.5.7.1.11"
+package enum ExtensionOID {
+    package static let subjectKeyIdentifier = "2.5.29.14"
+    package static let keyUsage = "2.5.29.15"
+    package static let subjectAltName = "2.5.29.17"
+    package static let basicConstraints = "2.5.29.19"
+    package static let nameConstraints = "2.5.29.30"
+    package static let crlDistributionPoints = "2.5.29.31"
+    package static let certificatePolicies = "2.5.29.32"
+    package static let authorityKeyIdentifier = "2.5.29.35"
+    package static let extendedKeyUsage = "2.5.29.37"
+    package static let authorityInfoAccess = "1.3.6.1.5.5.7.1.1"
+    package static let policyConstraints = "2.5.29.36"
+    package static let inhibitAnyPolicy = "2.5.29.54"
+    package static let policyMappings = "2.5.29.33"
+    package static let subjectDirectoryAttributes = "2.5.29.9"
+    package static let freshestCRL = "2.5.29.46"
+    package static let subjectInfoAccess = "1.3.6.1.5.5.7.1.11"
 
     /// Names of the OIDs above, for display.
-    public static let names: [String: String] = [
+    package static let names: [String: String] = [
         subjectKeyIdentifier: "subjectKeyIdentifier", keyUsage: "keyUsage", subjectAltName: "subjectAltName",
         basicConstraints: "basicConstraints", nameConstraints: "nameConstraints",
         crlDistributionPoints: "cRLDistributionPoints", certificatePolicies: "certificatePolicies",
@@ -47,18 +47,18 @@ public enum ExtensionOID {
     ]
 
     /// The extensions certkit understands; a critical extension outside this set is "unknown critical".
-    public static let understood: Set<String> = Set(names.keys)
+    package static let understood: Set<String> = Set(names.keys)
 }
 
 /// Extended key usage OIDs.
-public enum ExtendedKeyUsageOID {
-    public static let serverAuth = "1.3.6.1.5.5.7.3.1"
-    public static let clientAuth = "1.3.6.1.5.5.7.3.2"
-    public static let codeSigning = "1.3.6.1.5.5.7.3.3"
-    public static let emailProtection = "1.3.6.1.5.5.7.3.4"
-    public static let timeStamping = "1.3.6.1.5.5.7.3.8"
-    public static let ocspSigning = "1.3.6.1.5.5.7.3.9"
-    public static let anyExtendedKeyUsage = "2.5.29.37.0"
+package enum ExtendedKeyUsageOID {
+    package static let serverAuth = "1.3.6.1.5.5.7.3.1"
+    package static let clientAuth = "1.3.6.1.5.5.7.3.2"
+    package static let codeSigning = "1.3.6.1.5.5.7.3.3"
+    package static let emailProtection = "1.3.6.1.5.5.7.3.4"
+    package static let timeStamping = "1.3.6.1.5.5.7.3.8"
+    package static let ocspSigning = "1.3.6.1.5.5.7.3.9"
+    package static let anyExtendedKeyUsage = "2.5.29.37.0"
 }
 
 /// basicConstraints.

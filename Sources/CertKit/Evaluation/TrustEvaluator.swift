@@ -3,10 +3,10 @@ import Foundation
 /// Evaluates trust with one backend. `Sendable`: call it from any number of threads and tasks at once; this is
 /// the concurrent path of Docs/Architecture.md, "Concurrency". Prepared anchor stores are built once per anchor set and shared read-only.
 ///
-/// For each evaluation the core's ``ChainBuilder`` proposes candidate paths; each is judged by the core alone
-/// (``PathJudge``: signatures verified by the backend, revocation from validated answers, every policy, the trust
+/// For each evaluation the core's `ChainBuilder` proposes candidate paths; each is judged by the core alone
+/// (`PathJudge`: signatures verified by the backend, revocation from validated answers, every policy, the trust
 /// settings); the first path with no failure wins. A path whose signature does not verify is discarded. When no
-/// path passes, the most informative failure is reported (``ReportAssembler``). In the audit mode
+/// path passes, the most informative failure is reported (`ReportAssembler`). In the audit mode
 /// (``Configuration/libraryAudit``) the library's own verifier then judges the chosen path and can only add a
 /// `LibraryVerdict` failure.
 public final class TrustEvaluator: Sendable {

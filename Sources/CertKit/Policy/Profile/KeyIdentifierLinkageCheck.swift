@@ -1,5 +1,5 @@
 /// `IdLinkage` (`TrustRules/keyIdentifierLinkage`): a certificate whose authorityKeyIdentifier keyIdentifier
-/// differs from its issuer's subjectKeyIdentifier is not issued by it. ``ChainBuilder`` never makes such a link,
+/// differs from its issuer's subjectKeyIdentifier is not issued by it. `ChainBuilder` never makes such a link,
 /// so this check only guards against a path that was built some other way.
 package struct KeyIdentifierLinkageCheck: PathCheck {
     public init() {}
