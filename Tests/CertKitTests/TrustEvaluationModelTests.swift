@@ -178,4 +178,24 @@ struct SeveralPoliciesTests {
             #expect(report.policy == .sslServer(host: "other.example"))
         }
     }
+
+    @Test("the overall verdict holds every policy's failures, not only those of the policy that names the error")
+    func overallSeesEveryPolicy() throws {
+        let chain = try SecTrustFidelityTests.load("valid-chain-rsa/chain.pem")
+        let root = try SecTrustFidelityTests.load("valid-chain-rsa/root-rsa.pem")
+        let date = Date(timeIntervalSince1970: 1_906_502_400)
+        let client = TrustPolicy.ssl(server: false, name: nil, profile: .apple)
+        for backend in BackendRegistry.standard.allBackends() {
+            for policies in [[.sslServer(host: "other.example"), client], [client, .sslServer(host: "other.example")]] {
+                let report = TrustEvaluator(backend: backend).evaluate(
+                    TrustEvaluation(certificates: chain, policies: policies, anchors: root, verifyDate: date))
+                let byPolicy = report.policyResults.map { $0.checks[0] }
+                #expect(byPolicy.allSatisfy { !$0.isEmpty }, "\(backend.name): each policy fails on the leaf: \(byPolicy)")
+                #expect(Set(byPolicy[0]) != Set(byPolicy[1]), "\(backend.name): for different reasons")
+                for (policy, checks) in zip(policies, byPolicy) {
+                    #expect(checks.isSubset(of: report.checks[0]), "\(backend.name): \(policy)'s \(checks) in the overall \(report.checks[0])")
+                }
+            }
+        }
+    }
 }
