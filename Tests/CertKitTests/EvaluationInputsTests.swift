@@ -101,6 +101,42 @@ struct EvaluationInputsTests {
         #expect(fromClient.inputs == expected.inputs)
     }
 
+    @Test("every argument of ServerTrust's and ClientTrust's initialisers reaches the inputs", arguments: BackendRegistry.standard.names)
+    func initialisersKeepEveryArgument(backend name: String) throws {
+        let backend = ConcurrencyFixtures.backend(name)
+        let chain = try ConcurrencyFixtures.certificates("valid-chain-rsa/chain.pem")
+        let root = try ConcurrencyFixtures.certificates("valid-chain-rsa/root-rsa.pem")
+        let other = try ConcurrencyFixtures.certificates("valid-chain-ec/root-ec.pem")
+        let evaluator = TrustEvaluator(backend: backend)
+        let pins = [try SPKIPin(certificate: other[0], backend: backend)]
+        let exceptions = TrustExceptions(leafSHA256: [UInt8](repeating: 1, count: 32), checks: [.sslHostname])
+        let date = ConcurrencyFixtures.date("2030-06-02")
+        let server = ServerTrust(
+            evaluator: evaluator, anchors: root, anchorsOnly: false, intermediates: other, profile: .rfc5280, pins: pins,
+            exceptions: exceptions, verifyDate: date)
+        let expected = TrustEvaluation(
+            certificates: chain, policies: [.sslServer(host: "leaf.example", profile: .rfc5280)], anchors: root,
+            anchorsOnly: false, verifyDate: date, exceptions: exceptions, pins: pins, additionalIntermediates: other)
+        #expect(server.evaluation(presentedChain: chain, host: "leaf.example").inputs == expected.inputs)
+        // The pin names another key: the chain the server presents is refused for it.
+        let pinned = ServerTrust(evaluator: evaluator, anchors: root, pins: pins, verifyDate: ConcurrencyFixtures.verifyDate)
+        #expect(pinned.evaluate(presentedChain: chain, host: "leaf.example").isTrusted == false)
+        let unpinned = ServerTrust(evaluator: evaluator, anchors: root, verifyDate: ConcurrencyFixtures.verifyDate)
+        #expect(unpinned.evaluate(presentedChain: chain, host: "leaf.example").isTrusted)
+
+        let crl = try ConcurrencyFixtures.crl("revoked-leaf/int-revokes-leaf.crl.pem")
+        let settings = TrustSettings(alwaysTrust: [other[0]])
+        let identities: [GeneralName] = [.dnsName("client.example")]
+        let client = ClientTrust(
+            evaluator: evaluator, anchors: root, anchorsOnly: false, intermediates: other, profile: .rfc5280,
+            expectedIdentities: identities, trustSettings: settings, crls: [crl], pins: pins, verifyDate: date)
+        let expectedClient = TrustEvaluation(
+            certificates: chain, policies: [.sslClient(identities: identities, profile: .rfc5280)], anchors: root,
+            anchorsOnly: false, verifyDate: date, trustSettings: settings, crls: [crl], pins: pins,
+            additionalIntermediates: other)
+        #expect(client.evaluation(presentedChain: chain).inputs == expectedClient.inputs)
+    }
+
     @Test("changing an input through TrustEvaluation resets its report; anchors still set anchorsOnly")
     func settersResetTheReport() throws {
         let chain = try ConcurrencyFixtures.certificates("valid-chain-rsa/chain.pem")
