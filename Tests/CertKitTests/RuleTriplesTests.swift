@@ -153,8 +153,8 @@ struct RuleTriplesTests {
     // MARK: validity encoding
 
     /// webpki.validity-encoding: a date in GeneralizedTime is refused through 2049-12-31T23:59:59Z and allowed from
-    /// 2050-01-01T00:00:00Z. No scenario's certificate is valid past 2049 (its issuer would have to be), so this edge
-    /// is shown on the core alone: the GeneralizedTime leaf of profiles-leaf-generalized-time-2030 with its dates
+    /// 2050-01-01T00:00:00Z. The scenarios show it on an intermediate's notAfter (profiles-int-generalized-time-2050 /
+    /// -2049); here it is shown on both of a leaf's dates, on the core alone: the GeneralizedTime leaf of profiles-leaf-generalized-time-2030 with its dates
     /// rewritten in place (same length, its signature no longer verifies, which the core's profile rules do not read).
     @Test("webpki: GeneralizedTime validity dates are refused before 2050 and allowed from 2050 (core alone)")
     func validityEncodingEdge() throws {
