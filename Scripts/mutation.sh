@@ -12,7 +12,8 @@
 #   Scripts/mutation.sh --timeout SECONDS    a test run's time-out floor (default 300; each run may take 10 times
 #                                            its baseline)
 #   Scripts/mutation.sh --resume             go on with an interrupted run in the same --work: mutants already
-#                                            judged there keep their verdict (the baseline runs again)
+#                                            judged there keep their verdict (the baseline runs again; the tree
+#                                            and the list are taken afresh from this working tree)
 #
 # The script copies the tracked (and untracked, not ignored) files of this working tree to the scratch directory
 # outside the repository, builds it, then Tests/Mutation/mutation_tool.py runs the baseline (the unmutated
@@ -64,6 +65,9 @@ $MUT restore "$WORK"  # a run interrupted with a mutant applied
 LOG="$WORK/.mutation-logs"
 if [ "$RESUME" = 1 ] && [ -f "$LOG/results.tsv" ]; then
   echo "mutation: resuming: $(grep -c . "$LOG/results.tsv" || true) mutant(s) already judged in $LOG" >&2
+  # The tree was copied afresh above, so the list must be today's too (a moved original is re-anchored there);
+  # mutants already judged keep their verdict.
+  cp "$LIST" "$LOG/mutants.json"
 else
   rm -rf "$LOG"
   mkdir -p "$LOG"
