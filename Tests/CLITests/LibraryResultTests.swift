@@ -7,7 +7,9 @@ import Testing
 /// Every library call whose result decides trust, answered with each value its documentation lists, through a
 /// fault-injecting shim preloaded into a real `certkit` process (Tests/FaultShim/fault.c): success verifies,
 /// "does not verify" and every error code refuse the chain and name the failure, an undocumented positive
-/// OpenSSL answer is not read as success, and a key or digest the library cannot produce never passes.
+/// OpenSSL answer is not read as success, and a key or digest the library cannot produce never passes. In the audit
+/// mode, the libraries' own verdicts too: an error, a refusal naming no reason or an unknown one, and an unknown
+/// status bit refuse; a library's "yes" never overrules the core's "no".
 @Suite("library results: every documented return value of the calls that decide trust")
 struct LibraryResultTests {
     /// The shim, built once per test process with the C compiler next to the toolchain (or cc), or nil.
@@ -124,5 +126,40 @@ struct LibraryResultTests {
         try Self.expectRefused(Self.rsa, backend: "openssl", fault: "EVP_Digest=0", check: nil, extra: ["--pin", pin])
         try Self.expectRefused(Self.rsa, backend: "gnutls", fault: "gnutls_hash_fast=-50", check: nil,
                                extra: ["--pin", pin])
+    }
+
+    @Test("audit mode, OpenSSL X509_verify_cert: 0 with an error, 0 naming none, -1 and an undocumented 2 never trust",
+          arguments: [("0:2", "LibraryVerdict"), ("0:4242", "LibraryVerdict"), ("0", "LibraryVerdict"),
+                      ("-1", "BackendError"), ("2", "BackendError")])
+    func opensslLibraryVerdict(value: String, check: String) throws {
+        for chain in [Self.rsa, Self.ec] {
+            try Self.expectRefused(chain, backend: "openssl", fault: "X509_verify_cert=\(value)", check: check,
+                                   extra: ["--audit"])
+        }
+    }
+
+    @Test("audit mode, GnuTLS trust-list verification: an error, INVALID alone, an unknown status bit never trust",
+          arguments: [("-50", "BackendError"), ("status:2", "LibraryVerdict"), ("status:0x40000000", "LibraryVerdict"),
+                      ("status:0x40000002", "LibraryVerdict")])
+    func gnutlsLibraryVerdict(value: String, check: String) throws {
+        for chain in [Self.rsa, Self.ec] {
+            try Self.expectRefused(chain, backend: "gnutls", fault: "gnutls_x509_trust_list_verify_crt2=\(value)",
+                                   check: check, extra: ["--audit"])
+        }
+    }
+
+    @Test("audit mode: a library that says yes never overrules the core's no (a host the leaf does not name)")
+    func libraryYesNeverOverrules() throws {
+        var wrongHost = Self.rsa
+        wrongHost.host = "other.example"
+        try Self.expectRefused(wrongHost, backend: "openssl", fault: "X509_verify_cert=1", check: "SSLHostname",
+                               extra: ["--audit"])
+        try Self.expectRefused(wrongHost, backend: "gnutls", fault: "gnutls_x509_trust_list_verify_crt2=status:0",
+                               check: "SSLHostname", extra: ["--audit"])
+        #expect(try Self.evaluate(Self.rsa, backend: "gnutls", fault: "gnutls_x509_trust_list_verify_crt2=0",
+                                  extra: ["--audit"]).code == 0)
+        // OpenSSL's "yes" counts only for the path it built: a 1 with no chain built is a refusal.
+        try Self.expectRefused(Self.rsa, backend: "openssl", fault: "X509_verify_cert=1", check: "LibraryVerdict",
+                               extra: ["--audit"])
     }
 }

@@ -86,3 +86,32 @@ void *d2i_PublicKey(int type, void **a, const unsigned char **pp, long length) {
     NEXT(d2i_PublicKey);
     return next_d2i_PublicKey(type, a, pp, length);
 }
+
+/* The audit mode's library verdicts. "R" returns R without verifying; "R:E" also leaves E as the context's error
+ * (OpenSSL 3: 1 = verified, 0 = refused with X509_STORE_CTX_get_error, < 0 = the library failed). */
+void X509_STORE_CTX_set_error(void *ctx, int s);
+int X509_verify_cert(void *ctx) {
+    const char *f = fault("X509_verify_cert");
+    if (f != NULL) {
+        const char *colon = strchr(f, ':');
+        if (colon != NULL) {
+            NEXT(X509_STORE_CTX_set_error);
+            next_X509_STORE_CTX_set_error(ctx, atoi(colon + 1));
+        }
+        return atoi(f);
+    }
+    NEXT(X509_verify_cert);
+    return next_X509_verify_cert(ctx);
+}
+
+/* GnuTLS 3.7: < 0 = the library failed; else *voutput holds the status bits (0 = verified). "R" returns R
+ * without verifying; "status:N" verifies, then reports the status bits N instead of the library's. */
+int gnutls_x509_trust_list_verify_crt2(void *list, void *certs, unsigned int count, void *data, unsigned int elements,
+                                       unsigned int flags, unsigned int *voutput, void *func) {
+    const char *f = fault("gnutls_x509_trust_list_verify_crt2");
+    NEXT(gnutls_x509_trust_list_verify_crt2);
+    if (f != NULL && strncmp(f, "status:", 7) != 0) return atoi(f);
+    int result = next_gnutls_x509_trust_list_verify_crt2(list, certs, count, data, elements, flags, voutput, func);
+    if (f != NULL && result >= 0 && voutput != NULL) *voutput = (unsigned int)strtoul(f + 7, NULL, 0);
+    return result;
+}

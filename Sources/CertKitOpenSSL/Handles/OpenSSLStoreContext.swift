@@ -60,7 +60,7 @@ final class OpenSSLStoreContext {
 
     /// Runs `X509_VERIFY_CERT` with a callback that records every failure into `recorder` and lets verification
     /// continue, so every failure is reported.
-    /// - Throws: ``BackendError`` when OpenSSL fails as a library (`X509_verify_cert` < 0).
+    /// - Throws: ``BackendError`` when OpenSSL fails as a library (`X509_verify_cert` < 0, or not 0 or 1).
     func verify(recordingInto recorder: VerificationRecorder) throws(BackendError) {
         let index = VerificationRecorder.exDataIndex
         guard index >= 0 else { throw OpenSSLErrorQueue.error("X509_STORE_CTX_get_ex_new_index failed") }
@@ -79,10 +79,14 @@ final class OpenSSLStoreContext {
             X509_STORE_CTX_set_ex_data(handle, index, nil)
             return result
         }
-        if result < 0 { throw OpenSSLErrorQueue.error("X509_verify_cert failed") }
+        // Documented: 1 verified, 0 refused, < 0 the library failed; anything else is not an answer.
+        guard result == 0 || result == 1 else { throw OpenSSLErrorQueue.error("X509_verify_cert failed") }
         if result == 0 && recorder.failures.isEmpty {
-            // Cannot happen with a callback that returns 1, but never let a refusal pass unrecorded.
-            recorder.record(depth: Int(X509_STORE_CTX_get_error_depth(handle)), code: X509_STORE_CTX_get_error(handle))
+            // Cannot happen with a callback that returns 1, but never let a refusal pass unrecorded: a refusal
+            // that names no error (X509_V_OK) is recorded as an unspecified one.
+            let code = X509_STORE_CTX_get_error(handle)
+            recorder.record(
+                depth: Int(X509_STORE_CTX_get_error_depth(handle)), code: code == X509_V_OK ? X509_V_ERR_UNSPECIFIED : code)
         }
         // Successful verifications can leave entries (e.g. from a failed signature check): drop them.
         OpenSSLErrorQueue.clear()
