@@ -102,7 +102,7 @@ do {
 }
 // The TLS library: it imports the server's key, carries the handshake and gives ClientTrust its backend.
 let importer: any IdentityImporter = arguments.tls == "gnutls" ? GnuTLSIdentityImporter() : OpenSSLIdentityImporter()
-let backend: any TrustBackend = arguments.tls == "gnutls" ? GnuTLSBackend() : OpenSSLBackend()
+let backend: Backend = arguments.tls == "gnutls" ? .gnutls : .openssl
 let serverIdentity: Identity
 do {
     serverIdentity = try importer.importIdentity(

@@ -118,7 +118,7 @@ print("\(arguments.url.absoluteString): the server presented \(presented.count) 
 
 // The challenge handler: certkit decides, on one serial queue.
 let handler = PinnedServerTrustHandler(
-    anchors: anchors, evaluator: SerialTrustEvaluator(backend: OpenSSLBackend(), label: "PinnedClient.trust"))
+    anchors: anchors, evaluator: SerialTrustEvaluator(backend: .openssl, label: "PinnedClient.trust"))
 var status: Int32 = 1
 handler.urlSession(didReceive: ServerTrustChallenge(host: host, presentedChain: presented)) { disposition, report in
     print("decision: \(disposition.rawValue)")

@@ -4,9 +4,12 @@ import Foundation
 
 /// The GnuTLS backend (GnuTLS 3.7): imports certificates, verifies one candidate path at a date, checks CRLs
 /// and computes digests with the system GnuTLS. Safe to use from any number of threads at once.
-public struct GnuTLSBackend: TrustBackend {
+package struct GnuTLSBackend: TrustBackend {
     /// `gnutls`.
-    public var name: String { "gnutls" }
+    package var name: String { "gnutls" }
+
+    /// One backend for the process (its caches shared by every evaluator that uses ``Backend/gnutls``).
+    package static let shared = GnuTLSBackend()
 
     /// Imported `gnutls_x509_crt_t` handles of path certificates, keyed by their DER, so a certificate
     /// seen again is not imported again. Cached handles are only read afterwards (verification, getters), as
@@ -15,7 +18,7 @@ public struct GnuTLSBackend: TrustBackend {
 
     /// Creates the backend. `certificateCacheCapacity` bounds the parsed-certificate cache (least recently used
     /// handles are dropped first); 0 turns it off.
-    public init(certificateCacheCapacity: Int = 256) {
+    package init(certificateCacheCapacity: Int = 256) {
         certificateCache = CertificateHandleCache(capacity: certificateCacheCapacity)
         keyCache = CertificateHandleCache(capacity: certificateCacheCapacity)
     }
@@ -27,7 +30,7 @@ public struct GnuTLSBackend: TrustBackend {
     /// ignore trailing bytes, so the outer DER length and the re-exported encoding are compared with the input).
     /// The handle is kept in the certificate cache, so the path verification that usually follows does not import
     /// the certificate again.
-    public func checkImport(_ der: [UInt8]) throws(BackendError) {
+    package func checkImport(_ der: [UInt8]) throws(BackendError) {
         let certificate: GnuTLSCertificate
         do {
             certificate = try certificateCache.handle(for: der) { der throws(GnuTLSCode) in
@@ -45,7 +48,7 @@ public struct GnuTLSBackend: TrustBackend {
     }
 
     /// `gnutls_hash_fast`.
-    public func digest(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) throws(BackendError) -> [UInt8] {
+    package func digest(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) throws(BackendError) -> [UInt8] {
         try GnuTLSLibrary.ensureInitialized()
         let (library, length) = switch algorithm {
         case .sha1: (GNUTLS_DIG_SHA1, 20)
@@ -62,17 +65,17 @@ public struct GnuTLSBackend: TrustBackend {
     }
 
     /// One GnuTLS trust list per anchor, built once and shared read-only.
-    public func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore {
+    package func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore {
         try GnuTLSAnchorStore(anchors: anchors)
     }
 
     /// Verifies one signature with `gnutls_pubkey_verify_data2` as `input`'s scheme says.
-    public func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
+    package func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
         Self.verify(input, keys: keyCache)
     }
 
     /// Verifies a link signed by a prepared anchor with the key kept with the anchors.
-    public func verifySignature(
+    package func verifySignature(
         _ input: SignatureInput, signedBy anchor: Certificate, in store: any PreparedAnchorStore
     ) throws(BackendError) -> SignatureVerdict {
         guard let prepared = store as? GnuTLSAnchorStore else { return try verifySignature(input) }
@@ -94,7 +97,7 @@ public struct GnuTLSBackend: TrustBackend {
     }
 
     /// The digest GnuTLS reads in the certificate's signature algorithm (`gnutls_sign_get_hash_algorithm`).
-    public func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
+    package func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
         guard let handle = try? certificateCache.handle(for: certificate.derEncoded, make: { der throws(GnuTLSCode) in
             try GnuTLSCertificate(importing: der)
         }) else { return .unknown }
@@ -102,7 +105,7 @@ public struct GnuTLSBackend: TrustBackend {
     }
 
     /// GnuTLS's verdict on exactly `path` at `date` (see ``GnuTLSLibraryVerdict``).
-    public func libraryVerdict(
+    package func libraryVerdict(
         on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
     ) throws(BackendError) -> [LibraryFact] {
         guard let store = anchors as? GnuTLSAnchorStore else {
@@ -111,4 +114,9 @@ public struct GnuTLSBackend: TrustBackend {
         return try GnuTLSLibraryVerdict(path: path, store: store, date: date, certificateCache: certificateCache)
             .run(crls: crls)
     }
+}
+
+extension Backend {
+    /// GnuTLS: signatures, digests and key import through libgnutls, e.g. `TrustEvaluator(backend: .gnutls)`.
+    public static var gnutls: Backend { Backend(GnuTLSBackend.shared) }
 }

@@ -6,9 +6,9 @@ internal import COpenSSL
 ///
 /// Stateless and `Sendable`: share ``shared`` (or ``TrustBackend/openssl``) across threads. Anchors prepared
 /// with ``prepareAnchors(_:)`` are compiled once and may be used by any number of concurrent verifications.
-public struct OpenSSLBackend: TrustBackend {
+package struct OpenSSLBackend: TrustBackend {
     /// A backend instance to share.
-    public static let shared = OpenSSLBackend()
+    package static let shared = OpenSSLBackend()
 
     /// Parsed `X509` handles of path certificates, keyed by their DER, so an intermediate (or a leaf)
     /// seen again is not decoded again. Handles are shared read-only by concurrent verifications (OpenSSL
@@ -17,7 +17,7 @@ public struct OpenSSLBackend: TrustBackend {
 
     /// Creates a backend. `certificateCacheCapacity` bounds each of its caches (parsed certificates, signer keys,
     /// verification templates; least recently used entries are dropped first); 0 turns them off.
-    public init(certificateCacheCapacity: Int = 256) {
+    package init(certificateCacheCapacity: Int = 256) {
         certificateCache = CertificateHandleCache(capacity: certificateCacheCapacity)
         keyCache = CertificateHandleCache(capacity: certificateCacheCapacity)
         verifyTemplateCache = CertificateHandleCache(capacity: certificateCacheCapacity)
@@ -34,33 +34,33 @@ public struct OpenSSLBackend: TrustBackend {
     let verifyTemplateCache: CertificateHandleCache<OpenSSLVerifyTemplate>
 
     /// `openssl`.
-    public var name: String { "openssl" }
+    package var name: String { "openssl" }
 
     /// Imports `der` with `d2i_X509`, which must consume exactly all of it. The handle is kept in the certificate
     /// cache, so the path verification that usually follows does not decode the certificate again.
-    public func checkImport(_ der: [UInt8]) throws(BackendError) {
+    package func checkImport(_ der: [UInt8]) throws(BackendError) {
         OpenSSLErrorQueue.clear()
         _ = try certificateCache.handle(for: der) { der throws(BackendError) in try OpenSSLCertificate(der: der) }
     }
 
     /// Computes SHA-1 or SHA-256 with `EVP_Digest`.
-    public func digest(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) throws(BackendError) -> [UInt8] {
+    package func digest(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) throws(BackendError) -> [UInt8] {
         try OpenSSLDigest.compute(algorithm, of: bytes)
     }
 
     /// Compiles `anchors` into per-anchor `X509_STORE`s, once (see ``OpenSSLPreparedAnchors``).
-    public func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore {
+    package func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore {
         OpenSSLErrorQueue.clear()
         return try OpenSSLPreparedAnchors(anchors: anchors)
     }
 
     /// Verifies one signature with `EVP_DigestVerify` as `input`'s scheme says.
-    public func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
+    package func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
         try OpenSSLSignatureVerifier.verify(input, keys: keyCache, templates: verifyTemplateCache)
     }
 
     /// Verifies a link signed by a prepared anchor with the key and template kept with the anchors.
-    public func verifySignature(
+    package func verifySignature(
         _ input: SignatureInput, signedBy anchor: Certificate, in store: any PreparedAnchorStore
     ) throws(BackendError) -> SignatureVerdict {
         guard let prepared = store as? OpenSSLPreparedAnchors else { return try verifySignature(input) }
@@ -68,7 +68,7 @@ public struct OpenSSLBackend: TrustBackend {
     }
 
     /// The digest `X509_get_signature_info` reads in the certificate's signature algorithm.
-    public func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
+    package func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
         OpenSSLErrorQueue.clear()
         guard let handle = try? certificateCache.handle(for: certificate.derEncoded, make: { der throws(BackendError) in
             try OpenSSLCertificate(der: der)
@@ -77,7 +77,7 @@ public struct OpenSSLBackend: TrustBackend {
     }
 
     /// OpenSSL's verdict on exactly `path` at `date` with a fresh `X509_STORE_CTX`, every reported error mapped.
-    public func libraryVerdict(
+    package func libraryVerdict(
         on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
     ) throws(BackendError) -> [LibraryFact] {
         OpenSSLErrorQueue.clear()
@@ -90,7 +90,7 @@ public struct OpenSSLBackend: TrustBackend {
     }
 }
 
-extension TrustBackend where Self == OpenSSLBackend {
-    /// The OpenSSL backend, e.g. `evaluator(backend: .openssl)`.
-    public static var openssl: OpenSSLBackend { .shared }
+extension Backend {
+    /// OpenSSL: signatures, digests and key import through libcrypto, e.g. `TrustEvaluator(backend: .openssl)`.
+    public static var openssl: Backend { Backend(OpenSSLBackend.shared) }
 }

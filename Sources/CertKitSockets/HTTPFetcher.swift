@@ -6,14 +6,14 @@ import Foundation
 /// distribution points as the Web PKI serves them). No TLS, no other scheme, no user info; at most
 /// ``maximumRedirects`` redirects, each to an `http://` URL; the whole fetch, redirects included, within `timeout`;
 /// the body at most `maximumBytes`.
-public struct HTTPFetcher: NetworkFetcher {
+package struct HTTPFetcher: NetworkFetcher {
     /// The most redirects followed.
-    public static let maximumRedirects = 3
+    package static let maximumRedirects = 3
 
     /// Creates a fetcher.
-    public init() {}
+    package init() {}
 
-    public func fetch(_ url: String, timeout: Duration, maximumBytes: Int) throws(NetworkFetchError) -> NetworkFetchResponse {
+    package func fetch(_ url: String, timeout: Duration, maximumBytes: Int) throws(NetworkFetchError) -> NetworkFetchResponse {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         var current = url
         for _ in 0...Self.maximumRedirects {
@@ -48,5 +48,14 @@ public struct HTTPFetcher: NetworkFetcher {
             throw NetworkFetchError(error.description)
         }
         return try HTTPResponse(bytes, sizeLimit: maximumBytes)
+    }
+}
+
+extension NetworkAccess {
+    /// Plain HTTP GETs (`http://` only, at most three redirects, each bounded by
+    /// `limits`) with a cache of `limits.maxFetchCacheEntries` answers: what `certkit --network` uses, to fetch a
+    /// missing issuer (caIssuers), a CRL or an OCSP answer named by a certificate being evaluated.
+    public static func http(limits: Limits = .default) -> NetworkAccess {
+        NetworkAccess(fetcher: HTTPFetcher(), limits: limits)
     }
 }

@@ -34,8 +34,9 @@ struct OpenSSLBackendImportTests {
     @Test func nameIsOpenSSL() {
         #expect(backend.name == "openssl")
         #expect(OpenSSLBackend.shared.name == "openssl")
-        let convenience: OpenSSLBackend = .openssl
-        #expect(convenience.name == "openssl")
+        let convenience: Backend = .openssl
+        #expect(convenience.name == "openssl" && convenience.description == "openssl")
+        #expect(Backend.gnutls.name == "gnutls")
     }
 
     @Test func importsExactlyConsumedDER() throws {

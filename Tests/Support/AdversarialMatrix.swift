@@ -4,28 +4,28 @@ import Foundation
 /// Scripts/fixtures/certkit_fixtures/sets/adversarial.py): hostile inputs, the certkit runs made on each and their
 /// documented exit codes. Small inputs are committed files; huge ones
 /// are recipes (a template repeated with a counter, or a text template) expanded here at test time.
-public struct AdversarialMatrix: Decodable, Sendable {
+package struct AdversarialMatrix: Decodable, Sendable {
     /// One input of the matrix.
-    public struct Input: Decodable, Sendable {
-        public var name: String
-        public var description: String
+    package struct Input: Decodable, Sendable {
+        package var name: String
+        package var description: String
         /// Placeholder (as used in `runs`) → committed file name or recipe.
-        public var files: [String: FileSpec]
-        public var runs: [Run]
+        package var files: [String: FileSpec]
+        package var runs: [Run]
     }
 
     /// One certkit command line (placeholders in braces) and its documented exit code.
-    public struct Run: Decodable, Sendable {
-        public var args: [String]
-        public var exit: Int32
+    package struct Run: Decodable, Sendable {
+        package var args: [String]
+        package var exit: Int32
     }
 
     /// A committed file, or a recipe for a huge one.
-    public enum FileSpec: Decodable, Sendable {
+    package enum FileSpec: Decodable, Sendable {
         case file(String)
         case recipe(Recipe)
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let name = try? container.decode(String.self) {
                 self = .file(name)
@@ -38,35 +38,35 @@ public struct AdversarialMatrix: Decodable, Sendable {
     /// `prefix` + `count` expansions of `template` + `suffix` (prefix and suffix in hex). For `der`, the
     /// template is a committed file and each copy gets its index as a 4-byte big-endian counter at every offset
     /// of `counterOffsets`; for `text`, `{i}` in the template becomes the index, zero-padded to 6 digits.
-    public struct Recipe: Decodable, Sendable {
-        public var expand: String
-        public var template: String
-        public var count: Int
-        public var counterOffsets: [Int]?
-        public var prefix: String?
-        public var suffix: String?
+    package struct Recipe: Decodable, Sendable {
+        package var expand: String
+        package var template: String
+        package var count: Int
+        package var counterOffsets: [Int]?
+        package var prefix: String?
+        package var suffix: String?
     }
 
     /// Files every input may use (`{root}`, `{leaf}`).
-    public var common: [String: String]
-    public var inputs: [Input]
+    package var common: [String: String]
+    package var inputs: [Input]
 
     /// Tests/Fixtures/adversarial.
-    public static let directory = FixtureLocator.fixtures.appendingPathComponent("adversarial")
+    package static let directory = FixtureLocator.fixtures.appendingPathComponent("adversarial")
 
     /// The committed matrix.
-    public static func load() throws -> AdversarialMatrix {
+    package static func load() throws -> AdversarialMatrix {
         try JSONDecoder().decode(
             AdversarialMatrix.self, from: Data(contentsOf: directory.appendingPathComponent("matrix.json")))
     }
 
     /// The bytes of a committed file.
-    public static func bytes(_ name: String) throws -> [UInt8] {
+    package static func bytes(_ name: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: directory.appendingPathComponent(name)))
     }
 
     /// The bytes `spec` stands for.
-    public static func bytes(_ spec: FileSpec) throws -> [UInt8] {
+    package static func bytes(_ spec: FileSpec) throws -> [UInt8] {
         switch spec {
         case .file(let name): return try bytes(name)
         case .recipe(let recipe): return try expand(recipe)
@@ -74,7 +74,7 @@ public struct AdversarialMatrix: Decodable, Sendable {
     }
 
     /// Expands a recipe.
-    public static func expand(_ recipe: Recipe) throws -> [UInt8] {
+    package static func expand(_ recipe: Recipe) throws -> [UInt8] {
         var out = hex(recipe.prefix ?? "")
         if recipe.expand == "text" {
             for index in 0..<recipe.count {
@@ -96,7 +96,7 @@ public struct AdversarialMatrix: Decodable, Sendable {
     }
 
     /// The recipe for `file` of the input called `input`, with its count replaced by `count` when given.
-    public func recipe(_ input: String, _ file: String, count: Int? = nil) throws -> Recipe {
+    package func recipe(_ input: String, _ file: String, count: Int? = nil) throws -> Recipe {
         guard let entry = inputs.first(where: { $0.name == input }), case .recipe(var recipe)? = entry.files[file] else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "no recipe \(input)/\(file)"])
         }

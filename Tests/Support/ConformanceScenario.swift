@@ -3,41 +3,41 @@ import Foundation
 
 /// One entry of Tests/Fixtures/scenarios.json (schema in Tests/Fixtures/README.md), shared by the conformance
 /// suite (every scenario on every backend) and the CLI tests (every scenario through `certkit evaluate`).
-public struct ConformanceScenario: Decodable, Sendable {
-    public struct Expectation: Decodable, Sendable {
-        public var result: String
-        public var error: String?
-        public var checks: [String: [String]]
-        public var chainSubjects: [String]?
+package struct ConformanceScenario: Decodable, Sendable {
+    package struct Expectation: Decodable, Sendable {
+        package var result: String
+        package var error: String?
+        package var checks: [String: [String]]
+        package var chainSubjects: [String]?
     }
 
-    public struct BackendDifference: Decodable, Sendable {
-        public var reason: String
-        public var expected: Expectation
+    package struct BackendDifference: Decodable, Sendable {
+        package var reason: String
+        package var expected: Expectation
     }
 
-    public var name: String
-    public var description: String
-    public var chain: String
-    public var anchors: [String]
-    public var intermediates: [String]
-    public var crls: [String]
-    public var alwaysTrust: [String]
-    public var distrust: [String]
-    public var pins: [String]
-    public var exceptions: String?
-    public var policy: String
-    public var host: String?
-    public var ip: String?
-    public var email: String?
-    public var profile: String
-    public var maxDepth: Int?
-    public var verifyDate: String
-    public var expected: Expectation
-    public var backendDifferences: [String: BackendDifference]
+    package var name: String
+    package var description: String
+    package var chain: String
+    package var anchors: [String]
+    package var intermediates: [String]
+    package var crls: [String]
+    package var alwaysTrust: [String]
+    package var distrust: [String]
+    package var pins: [String]
+    package var exceptions: String?
+    package var policy: String
+    package var host: String?
+    package var ip: String?
+    package var email: String?
+    package var profile: String
+    package var maxDepth: Int?
+    package var verifyDate: String
+    package var expected: Expectation
+    package var backendDifferences: [String: BackendDifference]
 
     /// The expectation for `backend`, with a documented difference applied.
-    public func expectation(for backend: String) -> Expectation {
+    package func expectation(for backend: String) -> Expectation {
         backendDifferences[backend]?.expected ?? expected
     }
 
@@ -57,7 +57,7 @@ public struct ConformanceScenario: Decodable, Sendable {
     }
 
     /// The `certkit evaluate --json` command line for this scenario.
-    public var commandLine: [String] {
+    package var commandLine: [String] {
         let base = Fixtures.scenariosDirectory.path + "/"
         let policyOptions = self.policyOptions
         var arguments = ["evaluate", "--json", "--at", verifyDate]
@@ -78,7 +78,7 @@ public struct ConformanceScenario: Decodable, Sendable {
 
     /// Builds the evaluation the scenario describes, its policy read from ``policyOptions`` as the command line
     /// reads them.
-    public func makeEvaluation() throws -> TrustEvaluation {
+    package func makeEvaluation() throws -> TrustEvaluation {
         let trustPolicy = try policyOptions.trustPolicy()
         let exceptionsValue = try exceptions.map { try TrustExceptions(jsonData: Fixtures.data($0)) }
         return TrustEvaluation(
@@ -98,32 +98,32 @@ public struct ConformanceScenario: Decodable, Sendable {
 }
 
 /// Loads fixtures relative to Tests/Fixtures.
-public enum Fixtures {
-    public static let root = FixtureLocator.fixtures
-    public static let scenariosDirectory = FixtureLocator.scenarios
+package enum Fixtures {
+    package static let root = FixtureLocator.fixtures
+    package static let scenariosDirectory = FixtureLocator.scenarios
 
-    public static func data(_ relative: String) throws -> Data {
+    package static func data(_ relative: String) throws -> Data {
         try Data(contentsOf: scenariosDirectory.appendingPathComponent(relative))
     }
 
-    public static func certificates(_ relative: String) throws -> [Certificate] {
+    package static func certificates(_ relative: String) throws -> [Certificate] {
         try CertificateBundle.decode([UInt8](data(relative))).certificates
     }
 
-    public static func crls(_ relative: String) throws -> [CertificateRevocationList] {
+    package static func crls(_ relative: String) throws -> [CertificateRevocationList] {
         try CertificateRevocationList.decodeAll([UInt8](try data(relative)))
     }
 
-    public static func date(_ text: String) throws -> Date {
+    package static func date(_ text: String) throws -> Date {
         try Date(text, strategy: .iso8601)
     }
 
     /// Directory of additional scenario sets: `Tests/Fixtures/scenario-sets/<set>.json`, each written by its
     /// own generator (see Tests/Fixtures/README.md), same schema as scenarios.json.
-    public static let scenarioSetsDirectory = root.appendingPathComponent("scenario-sets")
+    package static let scenarioSetsDirectory = root.appendingPathComponent("scenario-sets")
 
     /// Every scenario: scenarios.json, then each scenario set in file-name order. Names are unique across sets.
-    public static let scenarios: [ConformanceScenario] = {
+    package static let scenarios: [ConformanceScenario] = {
         var files = [root.appendingPathComponent("scenarios.json")]
         let sets = (try? FileManager.default.contentsOfDirectory(atPath: scenarioSetsDirectory.path)) ?? []
         files += sets.filter { $0.hasSuffix(".json") }.sorted().map { scenarioSetsDirectory.appendingPathComponent($0) }

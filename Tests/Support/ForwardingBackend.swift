@@ -16,37 +16,37 @@ import Synchronization
 /// let coreOnly = ForwardingBackend(OpenSSLBackend(), name: "core-only",
 ///                                  overrides: .init(libraryVerdict: { _, _, _, _, _ in [] }))
 /// ```
-public final class ForwardingBackend: TrustBackend {
+package final class ForwardingBackend: TrustBackend {
     /// A call of ``TrustBackend``, for ``calls(to:)``.
-    public enum Call: Hashable, Sendable, CaseIterable {
+    package enum Call: Hashable, Sendable, CaseIterable {
         case checkImport, digest, prepareAnchors, verifySignature, librarySignatureDigest, libraryVerdict
     }
 
     /// The answers a test replaces; a nil member forwards the call to the real backend.
-    public struct Overrides: Sendable {
-        public var checkImport: (@Sendable (_ der: [UInt8], _ real: any TrustBackend) throws(BackendError) -> Void)?
-        public var digest: (
+    package struct Overrides: Sendable {
+        package var checkImport: (@Sendable (_ der: [UInt8], _ real: any TrustBackend) throws(BackendError) -> Void)?
+        package var digest: (
             @Sendable (_ algorithm: DigestAlgorithm, _ bytes: [UInt8], _ real: any TrustBackend) throws(BackendError)
                 -> [UInt8]
         )?
-        public var prepareAnchors: (
+        package var prepareAnchors: (
             @Sendable (_ anchors: [Certificate], _ real: any TrustBackend) throws(BackendError)
                 -> any PreparedAnchorStore
         )?
-        public var verifySignature: (
+        package var verifySignature: (
             @Sendable (_ input: SignatureInput, _ real: any TrustBackend) throws(BackendError) -> SignatureVerdict
         )?
-        public var librarySignatureDigest: (
+        package var librarySignatureDigest: (
             @Sendable (_ certificate: Certificate, _ real: any TrustBackend) -> LibrarySignatureDigest
         )?
-        public var libraryVerdict: (
+        package var libraryVerdict: (
             @Sendable (
                 _ path: CandidatePath, _ anchors: any PreparedAnchorStore, _ date: Date,
                 _ crls: [CertificateRevocationList], _ real: any TrustBackend
             ) throws(BackendError) -> [LibraryFact]
         )?
 
-        public init(
+        package init(
             checkImport: (@Sendable (_ der: [UInt8], _ real: any TrustBackend) throws(BackendError) -> Void)? = nil,
             digest: (
                 @Sendable (_ algorithm: DigestAlgorithm, _ bytes: [UInt8], _ real: any TrustBackend)
@@ -79,22 +79,22 @@ public final class ForwardingBackend: TrustBackend {
     }
 
     /// The backend every call not overridden goes to.
-    public let real: any TrustBackend
+    package let real: any TrustBackend
     /// The name reported to the core (the real backend's unless given).
-    public let name: String
+    package let name: String
     /// The answers replaced.
-    public let overrides: Overrides
+    package let overrides: Overrides
     private let counts = LockedValue<[Call: Int]>([:])
 
     /// Forwards to `real`, answering with `overrides` where set; `name` defaults to `real.name`.
-    public init(_ real: any TrustBackend, name: String? = nil, overrides: Overrides = Overrides()) {
+    package init(_ real: any TrustBackend, name: String? = nil, overrides: Overrides = Overrides()) {
         self.real = real
         self.name = name ?? real.name
         self.overrides = overrides
     }
 
     /// How many times `call` was made so far (overridden or forwarded).
-    public func calls(to call: Call) -> Int {
+    package func calls(to call: Call) -> Int {
         counts.withLock { $0[call, default: 0] }
     }
 
@@ -102,44 +102,44 @@ public final class ForwardingBackend: TrustBackend {
         counts.withLock { $0[call, default: 0] += 1 }
     }
 
-    public func checkImport(_ der: [UInt8]) throws(BackendError) {
+    package func checkImport(_ der: [UInt8]) throws(BackendError) {
         count(.checkImport)
         if let override = overrides.checkImport { return try override(der, real) }
         try real.checkImport(der)
     }
 
-    public func digest(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) throws(BackendError) -> [UInt8] {
+    package func digest(_ algorithm: DigestAlgorithm, of bytes: [UInt8]) throws(BackendError) -> [UInt8] {
         count(.digest)
         if let override = overrides.digest { return try override(algorithm, bytes, real) }
         return try real.digest(algorithm, of: bytes)
     }
 
-    public func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore {
+    package func prepareAnchors(_ anchors: [Certificate]) throws(BackendError) -> any PreparedAnchorStore {
         count(.prepareAnchors)
         if let override = overrides.prepareAnchors { return try override(anchors, real) }
         return try real.prepareAnchors(anchors)
     }
 
-    public func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
+    package func verifySignature(_ input: SignatureInput) throws(BackendError) -> SignatureVerdict {
         count(.verifySignature)
         if let override = overrides.verifySignature { return try override(input, real) }
         return try real.verifySignature(input)
     }
 
     /// Verified as any other signature, by ``verifySignature(_:)`` (the store's cached signer key is not used).
-    public func verifySignature(
+    package func verifySignature(
         _ input: SignatureInput, signedBy anchor: Certificate, in store: any PreparedAnchorStore
     ) throws(BackendError) -> SignatureVerdict {
         try verifySignature(input)
     }
 
-    public func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
+    package func librarySignatureDigest(of certificate: Certificate) -> LibrarySignatureDigest {
         count(.librarySignatureDigest)
         if let override = overrides.librarySignatureDigest { return override(certificate, real) }
         return real.librarySignatureDigest(of: certificate)
     }
 
-    public func libraryVerdict(
+    package func libraryVerdict(
         on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
     ) throws(BackendError) -> [LibraryFact] {
         count(.libraryVerdict)

@@ -1,5 +1,5 @@
 /// The bytes a hex string spells (two digits per byte, no separators), for test vectors written in hex.
-public func hexBytes(_ text: String) -> [UInt8] {
+package func hexBytes(_ text: String) -> [UInt8] {
     var bytes: [UInt8] = []
     var index = text.startIndex
     while index < text.endIndex {

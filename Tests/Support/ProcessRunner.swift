@@ -4,14 +4,14 @@ import Glibc
 import Synchronization
 
 /// A child process that could not be started, or that failed.
-public struct ProcessError: Error, CustomStringConvertible {
-    public var description: String
+package struct ProcessError: Error, CustomStringConvertible {
+    package var description: String
 
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
 
 /// A child's standard input.
-public enum ProcessInput: Sendable {
+package enum ProcessInput: Sendable {
     /// /dev/null.
     case null
     /// A pipe that receives these bytes (written on a thread of its own) and is then closed.
@@ -21,7 +21,7 @@ public enum ProcessInput: Sendable {
 }
 
 /// What happens to a child's standard output and error.
-public enum ProcessOutput: Sendable {
+package enum ProcessOutput: Sendable {
     /// Both captured, apart.
     case capture
     /// Standard error joined to standard output: one captured stream, in the order written.
@@ -31,31 +31,31 @@ public enum ProcessOutput: Sendable {
 }
 
 /// How a child process ended and what it wrote.
-public struct ProcessResult: Sendable {
+package struct ProcessResult: Sendable {
     /// The exit status, or the number of the signal that ended the process (as Foundation's `Process` reports it).
-    public var status: Int32
+    package var status: Int32
     /// The signal that ended the process, if one did.
-    public var signal: Int32?
+    package var signal: Int32?
     /// Standard output (with ``ProcessOutput/merged``, standard error too).
-    public var stdout: [UInt8]
+    package var stdout: [UInt8]
     /// Standard error (empty with ``ProcessOutput/merged``).
-    public var stderr: [UInt8]
+    package var stderr: [UInt8]
     /// True when the process was killed because it outran its timeout.
-    public var timedOut: Bool
+    package var timedOut: Bool
 
-    public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
-    public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+    package var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    package var stderrText: String { String(decoding: stderr, as: UTF8.self) }
 }
 
 /// A child process started with `posix_spawnp`: standard input, output and error as asked, every signal unblocked
 /// (the test runner's threads block SIGTERM, and a child inherits the mask), no descriptor of the test process
 /// but its own 0, 1 and 2. Captured output is read on threads of its own, so the child never blocks on a full
 /// pipe. Stopped when released.
-public final class RunningProcess: Sendable {
+package final class RunningProcess: Sendable {
     /// The process id.
-    public let pid: pid_t
+    package let pid: pid_t
     /// The command, program first.
-    public let command: [String]
+    package let command: [String]
     private let shared: Shared
 
     /// State shared with the threads that read output and wait for the exit (they never hold the process itself,
@@ -80,7 +80,7 @@ public final class RunningProcess: Sendable {
     ///   - currentDirectory: the child's working directory (the test process's by default).
     ///   - defaultSignalActions: also resets every signal to its default action (a signal the test process
     ///     ignores stays ignored otherwise).
-    public init(
+    package init(
         _ command: [String], input: ProcessInput = .null, output: ProcessOutput = .capture,
         environment: [String: String] = [:], currentDirectory: String? = nil, defaultSignalActions: Bool = false
     ) throws {
@@ -229,14 +229,14 @@ public final class RunningProcess: Sendable {
     }
 
     /// True while the process has not exited.
-    public var isRunning: Bool { shared.state.withLock { $0.waitStatus == nil } }
+    package var isRunning: Bool { shared.state.withLock { $0.waitStatus == nil } }
 
     /// Standard output captured so far.
-    public var standardOutput: [UInt8] { shared.state.withLock { $0.stdout } }
+    package var standardOutput: [UInt8] { shared.state.withLock { $0.stdout } }
 
     /// Writes `bytes` to the standard input pipe (``ProcessInput/pipe``); a child that stopped reading is no error
     /// of the test process (no SIGPIPE).
-    public func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         guard let descriptor = shared.state.withLock({ $0.input }) else {
             throw ProcessError("\(command[0]): standard input is not an open pipe")
         }
@@ -245,7 +245,7 @@ public final class RunningProcess: Sendable {
     }
 
     /// Closes the standard input pipe (the child reads end of file).
-    public func closeInput() {
+    package func closeInput() {
         if let descriptor = shared.state.withLock({ state -> Int32? in
             defer { state.input = nil }
             return state.input
@@ -255,7 +255,7 @@ public final class RunningProcess: Sendable {
     }
 
     /// Sends `signal` unless the process has exited (never to a reaped, reused id).
-    public func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         shared.state.withLock { state in
             if state.waitStatus == nil { kill(pid, signal) }
         }
@@ -263,7 +263,7 @@ public final class RunningProcess: Sendable {
 
     /// Waits until `condition` holds for the standard output captured so far, or the output ends, or `timeout`
     /// seconds pass; returns whether it holds.
-    public func waitForOutput(timeout: TimeInterval = 30, until condition: ([UInt8]) -> Bool) -> Bool {
+    package func waitForOutput(timeout: TimeInterval = 30, until condition: ([UInt8]) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if condition(standardOutput) { return true }
@@ -276,7 +276,7 @@ public final class RunningProcess: Sendable {
 
     /// Waits for the process to exit, killing it (SIGKILL) once `timeout` seconds have passed, then for its output
     /// to end (at most 10 seconds more: a process it started may hold the pipes), and returns how it ended.
-    public func wait(timeout: TimeInterval? = nil) -> ProcessResult {
+    package func wait(timeout: TimeInterval? = nil) -> ProcessResult {
         if let timeout, shared.exited.wait(timeout: .now() + timeout) == .timedOut {
             shared.state.withLock { state in
                 if state.waitStatus == nil {
@@ -298,7 +298,7 @@ public final class RunningProcess: Sendable {
     }
 
     /// Stops the process: SIGTERM, up to `grace` seconds for it to exit, then SIGKILL and up to 5 more seconds.
-    public func stop(grace: TimeInterval = 3) {
+    package func stop(grace: TimeInterval = 3) {
         guard isRunning else { return }
         send(SIGTERM)
         guard shared.exited.wait(timeout: .now() + grace) == .timedOut else { return }
@@ -351,10 +351,10 @@ public final class RunningProcess: Sendable {
 }
 
 /// Runs commands to their end.
-public enum ProcessRunner {
+package enum ProcessRunner {
     /// Runs `command` (the program first, found on PATH unless it names a path) and returns how it ended; with a
     /// `timeout` (seconds) the process is killed when it outruns it (``ProcessResult/timedOut``).
-    public static func run(
+    package static func run(
         _ command: [String], input: ProcessInput = .null, output: ProcessOutput = .capture,
         environment: [String: String] = [:], currentDirectory: String? = nil, timeout: TimeInterval? = nil
     ) throws -> ProcessResult {
@@ -366,7 +366,7 @@ public enum ProcessRunner {
     /// Runs `command` as ``run(_:input:output:environment:currentDirectory:timeout:)`` does and returns its standard
     /// output; throws ``ProcessError`` (naming the command, the status and standard error) unless it exits 0.
     @discardableResult
-    public static func check(
+    package static func check(
         _ command: [String], input: ProcessInput = .null, environment: [String: String] = [:],
         currentDirectory: String? = nil
     ) throws -> [UInt8] {
@@ -379,7 +379,7 @@ public enum ProcessRunner {
 }
 
 /// Ports of 127.0.0.1.
-public enum LoopbackPort {
+package enum LoopbackPort {
     private static func address(_ port: UInt16) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -389,7 +389,7 @@ public enum LoopbackPort {
     }
 
     /// A port of 127.0.0.1 that was free a moment ago (bound with port 0, read back, closed).
-    public static func free() throws -> UInt16 {
+    package static func free() throws -> UInt16 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw ProcessError("socket: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
@@ -409,7 +409,7 @@ public enum LoopbackPort {
     }
 
     /// True when something accepts TCP connections on 127.0.0.1:`port` right now.
-    public static func accepts(_ port: UInt16) -> Bool {
+    package static func accepts(_ port: UInt16) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
@@ -427,17 +427,17 @@ public enum LoopbackPort {
 ///
 /// It runs under `timeout -k 2 LIFETIME` so it never outlives a crashed test run by more than `lifetime` seconds,
 /// with standard input and output at /dev/null and every signal at its default action.
-public final class LoopbackServer: Sendable {
+package final class LoopbackServer: Sendable {
     /// The port it listens on.
-    public let port: UInt16
+    package let port: UInt16
     /// The server (the `timeout` wrapper, which forwards SIGTERM to it).
-    public let process: RunningProcess
+    package let process: RunningProcess
 
     /// Starts `command(port)` on `port`, or on a port that was free a moment ago, and waits (at most 15 s) until
     /// `isReady(port)` (by default: it accepts connections on 127.0.0.1); when it exits first or is never ready,
     /// tries again (on another port unless `port` is given), `attempts` times in all. `name` names the server in
     /// errors.
-    public init(
+    package init(
         _ name: String, port: UInt16? = nil, attempts: Int = 3, lifetime: Int = 300,
         isReady: (_ port: UInt16) -> Bool = LoopbackPort.accepts, command: (_ port: UInt16) throws -> [String]
     ) throws {
@@ -462,7 +462,7 @@ public final class LoopbackServer: Sendable {
     deinit { stop() }
 
     /// Stops the server now: SIGTERM, up to 3 seconds, then SIGKILL.
-    public func stop() { process.stop() }
+    package func stop() { process.stop() }
 
     private static func waitUntilReady(
         _ process: RunningProcess, port: UInt16, name: String, isReady: (UInt16) -> Bool

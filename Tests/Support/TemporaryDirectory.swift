@@ -3,16 +3,16 @@ import Synchronization
 
 /// A fresh directory under the system's temporary directory, removed with everything in it by ``remove()`` or
 /// when the value is released.
-public final class TemporaryDirectory: Sendable {
+package final class TemporaryDirectory: Sendable {
     /// The directory.
-    public let url: URL
+    package let url: URL
     private let removed = Atomic<Bool>(false)
 
     /// The directory's path.
-    public var path: String { url.path }
+    package var path: String { url.path }
 
     /// Creates `<tmp>/<prefix>-<UUID>`.
-    public init(prefix: String = "certkit-tests") throws {
+    package init(prefix: String = "certkit-tests") throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
@@ -20,30 +20,30 @@ public final class TemporaryDirectory: Sendable {
     deinit { remove() }
 
     /// Removes the directory and its contents now (once; later calls do nothing).
-    public func remove() {
+    package func remove() {
         guard !removed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         try? FileManager.default.removeItem(at: url)
     }
 
     /// The path of `name` inside the directory.
-    public func file(_ name: String) -> String { url.appendingPathComponent(name).path }
+    package func file(_ name: String) -> String { url.appendingPathComponent(name).path }
 
     /// The URL of `name` inside the directory.
-    public func fileURL(_ name: String) -> URL { url.appendingPathComponent(name) }
+    package func fileURL(_ name: String) -> URL { url.appendingPathComponent(name) }
 
     /// Names in the directory, or in the directory at `other` when given, hidden files included, sorted.
-    public func contents(_ other: String? = nil) throws -> [String] {
+    package func contents(_ other: String? = nil) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: other ?? path).sorted()
     }
 
     /// Writes `bytes` to `name` and returns its path.
     @discardableResult
-    public func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+    package func write(_ name: String, _ bytes: [UInt8]) throws -> String {
         let target = file(name)
         try Data(bytes).write(to: URL(fileURLWithPath: target))
         return target
     }
 
     /// The bytes of `name`.
-    public func read(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: fileURL(name))) }
+    package func read(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: fileURL(name))) }
 }

@@ -8,41 +8,41 @@ import Foundation
 /// The PKI is the files in ``directory``: `NAME.key`, `NAME.pem`, and whatever a recipe writes. Recipes use
 /// ``openssl(_:input:)`` and ``runScript(_:)`` (both run in the directory), or the two makers ``selfSigned(_:subject:key:days:digest:extensions:)``
 /// and ``issue(_:subject:issuer:extensionFile:section:serial:days:)``.
-public final class TestPKI: Sendable {
+package final class TestPKI: Sendable {
     /// The directory holding the PKI's files.
-    public let directory: TemporaryDirectory
+    package let directory: TemporaryDirectory
 
     /// An empty PKI in a fresh `<tmp>/<prefix>-<UUID>` directory.
-    public init(prefix: String = "certkit-pki") throws {
+    package init(prefix: String = "certkit-pki") throws {
         directory = try TemporaryDirectory(prefix: prefix)
     }
 
     /// A PKI whose files go to `directory`, a test's own (kept as long as the PKI or the test holds it).
-    public init(in directory: TemporaryDirectory) {
+    package init(in directory: TemporaryDirectory) {
         self.directory = directory
     }
 
     /// The path of `name` in the PKI's directory.
-    public func file(_ name: String) -> String { directory.file(name) }
+    package func file(_ name: String) -> String { directory.file(name) }
 
     /// The bytes of `name` in the PKI's directory.
-    public func bytes(_ name: String) throws -> [UInt8] { try directory.read(name) }
+    package func bytes(_ name: String) throws -> [UInt8] { try directory.read(name) }
 
     /// The certificates of `name` (PEM or DER), parsed by the core.
-    public func certificates(_ name: String) throws -> [Certificate] {
+    package func certificates(_ name: String) throws -> [Certificate] {
         try CertificateBundle.decode(bytes(name)).certificates
     }
 
     /// Runs `openssl arguments` in the PKI's directory and returns its standard output.
     /// - Throws: ``ProcessError`` naming the command, its status and standard error unless it exits 0.
     @discardableResult
-    public func openssl(_ arguments: [String], input: ProcessInput = .null) throws -> [UInt8] {
+    package func openssl(_ arguments: [String], input: ProcessInput = .null) throws -> [UInt8] {
         try ProcessRunner.check(["openssl"] + arguments, input: input, currentDirectory: directory.path)
     }
 
     /// Runs `script` with `/bin/sh` in the PKI's directory (written there as `gen.sh`).
     /// - Throws: ``ProcessError`` with the script's standard error unless it exits 0.
-    public func runScript(_ script: String) throws {
+    package func runScript(_ script: String) throws {
         try directory.write("gen.sh", Array(script.utf8))
         let result = try ProcessRunner.run(["/bin/sh", "gen.sh"], currentDirectory: directory.path)
         guard result.status == 0, result.signal == nil else {
@@ -51,7 +51,7 @@ public final class TestPKI: Sendable {
     }
 
     /// Writes a new key `name`.key: `key` is `rsa:BITS`, `ec:CURVE` (e.g. `ec:P-256`) or `ed25519`.
-    public func makeKey(_ name: String, _ key: String) throws {
+    package func makeKey(_ name: String, _ key: String) throws {
         let algorithm: [String]
         if key.hasPrefix("ec:") {
             algorithm = ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:\(key.dropFirst(3))"]
@@ -69,7 +69,7 @@ public final class TestPKI: Sendable {
     /// ``makeKey(_:_:)``) valid from now for `days` days, signed with `digest` (openssl's default when nil), with
     /// each of `extensions` (`-addext` values, e.g. `basicConstraints=critical,CA:TRUE`). Returns the PEM's URL.
     @discardableResult
-    public func selfSigned(
+    package func selfSigned(
         _ name: String, subject: String, key: String = "ec:P-256", days: Int = 30, digest: String? = nil,
         extensions: [String] = []
     ) throws -> URL {
@@ -84,7 +84,7 @@ public final class TestPKI: Sendable {
     /// configuration (`config`, written to `name`.cnf: the subject, the extensions and how they are encoded),
     /// valid from now for `days` days. Returns the PEM's path.
     @discardableResult
-    public func selfSigned(_ name: String, config: String, days: Int = 30) throws -> String {
+    package func selfSigned(_ name: String, config: String, days: Int = 30) throws -> String {
         try directory.write("\(name).cnf", Array(config.utf8))
         try openssl([
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "\(name).key",
@@ -97,7 +97,7 @@ public final class TestPKI: Sendable {
     /// `name`.key exists) with the extensions of `section` in `extensionFile` (a file of the directory), serial
     /// `serial` (hex), SHA-256, valid from now for `days` days. Returns the PEM's path.
     @discardableResult
-    public func issue(
+    package func issue(
         _ name: String, subject: String, issuer: String, extensionFile: String, section: String, serial: String,
         days: Int
     ) throws -> String {

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Two certificates are equal, and hash alike, exactly when their DER encodings are byte-identical.
 /// Parsing is strict (DER, RFC 5280) about the envelope; problems inside known extensions are
-/// recorded on ``extensions`` (``CertificateExtensions/malformed``, ``CertificateExtensions/duplicates``)
+/// recorded on `extensions` (`CertificateExtensions/malformed`, `CertificateExtensions/duplicates`)
 /// so that evaluation can report them instead of failing to decode.
 public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     /// The parsed fields live in one immutable object, so copying a certificate (into sets, paths, reports)
@@ -79,7 +79,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     /// The complete DER encoding of the certificate.
     public var derEncoded: [UInt8] { storage.derEncoded }
     /// The DER encoding of the `tbsCertificate` (the signed part).
-    public var tbsCertificateBytes: [UInt8] { Array(storage.derEncoded[storage.tbsRange]) }
+    package var tbsCertificateBytes: [UInt8] { Array(storage.derEncoded[storage.tbsRange]) }
     /// The X.509 version: 1, 2 or 3.
     public var version: Int { storage.version }
     /// The serial number's content octets (two's complement, big-endian, as encoded).
@@ -87,7 +87,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     /// The outer signature algorithm.
     public var signatureAlgorithm: SignatureAlgorithm { storage.signatureAlgorithm }
     /// The signature value (the BIT STRING's bytes, without the unused-bits octet).
-    public var signatureBytes: [UInt8] { Array(storage.derEncoded[storage.signatureRange]) }
+    package var signatureBytes: [UInt8] { Array(storage.derEncoded[storage.signatureRange]) }
     /// The issuer name.
     public var issuer: DistinguishedName { storage.issuer }
     /// The subject name.
@@ -99,11 +99,11 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     /// True when the tbsCertificate's `signature` AlgorithmIdentifier is byte for byte the outer
     /// `signatureAlgorithm` (RFC 5280 §4.1.1.2) and the signature BIT STRING has no unused bits; a signature
     /// of a certificate where this is false never verifies.
-    public var tbsSignatureAlgorithmMatches: Bool { storage.tbsSignatureAlgorithmMatches }
+    package var tbsSignatureAlgorithmMatches: Bool { storage.tbsSignatureAlgorithmMatches }
     /// The subject public key info.
     public var publicKey: PublicKeyInfo { storage.publicKey }
     /// The extensions, raw and decoded.
-    public var extensions: CertificateExtensions { storage.extensions }
+    package var extensions: CertificateExtensions { storage.extensions }
     /// True when the extensions were left to decode on first use (see `DeferredExtensions`).
     var extensionsDecodedOnFirstUse: Bool { storage.deferredExtensions.isDeferred }
 

@@ -30,14 +30,14 @@ public struct CertificateBundle: Sendable {
         public var reason: String
 
         /// Creates a record.
-        public init(index: Int, reason: String) {
+        package init(index: Int, reason: String) {
             self.index = index
             self.reason = reason
         }
     }
 
     /// Creates a bundle.
-    public init(certificates: [Certificate], format: Format, skippedBlocks: [String] = [], notes: [String] = []) {
+    package init(certificates: [Certificate], format: Format, skippedBlocks: [String] = [], notes: [String] = []) {
         self.certificates = certificates
         self.format = format
         self.skippedBlocks = skippedBlocks

@@ -27,7 +27,7 @@ public struct CertificateDecodingError: Error, Sendable, Hashable, CustomStringC
 
     /// Creates an error. The message is kept to one short line: anything quoted from the input (labels, OIDs)
     /// is clipped, and the whole message is at most ``maximumMessageLength`` characters.
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = MessageText.line(message, limit: Self.maximumMessageLength)
     }

@@ -1,21 +1,21 @@
 /// One extension as encoded.
-public struct CertificateExtension: Sendable, Hashable {
+package struct CertificateExtension: Sendable, Hashable {
     /// The dotted OID.
-    public let oid: String
+    package let oid: String
     /// The critical flag.
-    public let isCritical: Bool
+    package let isCritical: Bool
     /// The extnValue OCTET STRING's contents.
-    public let value: [UInt8]
+    package let value: [UInt8]
 
     /// Creates an extension.
-    public init(oid: String, isCritical: Bool, value: [UInt8]) {
+    package init(oid: String, isCritical: Bool, value: [UInt8]) {
         self.oid = oid
         self.isCritical = isCritical
         self.value = value
     }
 
     /// A readable name for known OIDs (`basicConstraints`, ...), or nil.
-    public var name: String? { ExtensionOID.names[oid] }
+    package var name: String? { ExtensionOID.names[oid] }
 }
 
 /// The well-known extension OIDs.
@@ -62,36 +62,36 @@ package enum ExtendedKeyUsageOID {
 }
 
 /// basicConstraints.
-public struct BasicConstraints: Sendable, Hashable {
+package struct BasicConstraints: Sendable, Hashable {
     /// cA.
-    public let isCA: Bool
+    package let isCA: Bool
     /// pathLenConstraint, when present.
-    public let pathLength: Int?
+    package let pathLength: Int?
 
     /// Creates a value.
-    public init(isCA: Bool, pathLength: Int?) {
+    package init(isCA: Bool, pathLength: Int?) {
         self.isCA = isCA
         self.pathLength = pathLength
     }
 }
 
 /// keyUsage bits (RFC 5280 §4.2.1.3; bit 0 is digitalSignature).
-public struct KeyUsage: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
+package struct KeyUsage: OptionSet, Sendable, Hashable {
+    package let rawValue: UInt16
+    package init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    public static let digitalSignature = KeyUsage(rawValue: 1 << 0)
-    public static let nonRepudiation = KeyUsage(rawValue: 1 << 1)
-    public static let keyEncipherment = KeyUsage(rawValue: 1 << 2)
-    public static let dataEncipherment = KeyUsage(rawValue: 1 << 3)
-    public static let keyAgreement = KeyUsage(rawValue: 1 << 4)
-    public static let keyCertSign = KeyUsage(rawValue: 1 << 5)
-    public static let cRLSign = KeyUsage(rawValue: 1 << 6)
-    public static let encipherOnly = KeyUsage(rawValue: 1 << 7)
-    public static let decipherOnly = KeyUsage(rawValue: 1 << 8)
+    package static let digitalSignature = KeyUsage(rawValue: 1 << 0)
+    package static let nonRepudiation = KeyUsage(rawValue: 1 << 1)
+    package static let keyEncipherment = KeyUsage(rawValue: 1 << 2)
+    package static let dataEncipherment = KeyUsage(rawValue: 1 << 3)
+    package static let keyAgreement = KeyUsage(rawValue: 1 << 4)
+    package static let keyCertSign = KeyUsage(rawValue: 1 << 5)
+    package static let cRLSign = KeyUsage(rawValue: 1 << 6)
+    package static let encipherOnly = KeyUsage(rawValue: 1 << 7)
+    package static let decipherOnly = KeyUsage(rawValue: 1 << 8)
 
     /// The names of the set bits, in bit order.
-    public var names: [String] {
+    package var names: [String] {
         let all = ["digitalSignature", "nonRepudiation", "keyEncipherment", "dataEncipherment", "keyAgreement",
                    "keyCertSign", "cRLSign", "encipherOnly", "decipherOnly"]
         return all.indices.filter { rawValue & (1 << $0) != 0 }.map { all[$0] }
@@ -129,28 +129,28 @@ public enum GeneralName: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// nameConstraints.
-public struct NameConstraints: Sendable, Hashable {
+package struct NameConstraints: Sendable, Hashable {
     /// permittedSubtrees bases.
-    public let permitted: [GeneralName]
+    package let permitted: [GeneralName]
     /// excludedSubtrees bases.
-    public let excluded: [GeneralName]
+    package let excluded: [GeneralName]
 
     /// Creates a value.
-    public init(permitted: [GeneralName], excluded: [GeneralName]) {
+    package init(permitted: [GeneralName], excluded: [GeneralName]) {
         self.permitted = permitted
         self.excluded = excluded
     }
 }
 
 /// policyConstraints (RFC 5280 §4.2.1.11).
-public struct PolicyConstraints: Sendable, Hashable {
+package struct PolicyConstraints: Sendable, Hashable {
     /// requireExplicitPolicy (SkipCerts), when present.
-    public let requireExplicitPolicy: Int?
+    package let requireExplicitPolicy: Int?
     /// inhibitPolicyMapping (SkipCerts), when present.
-    public let inhibitPolicyMapping: Int?
+    package let inhibitPolicyMapping: Int?
 
     /// Creates a value.
-    public init(requireExplicitPolicy: Int?, inhibitPolicyMapping: Int?) {
+    package init(requireExplicitPolicy: Int?, inhibitPolicyMapping: Int?) {
         self.requireExplicitPolicy = requireExplicitPolicy
         self.inhibitPolicyMapping = inhibitPolicyMapping
     }
@@ -158,80 +158,80 @@ public struct PolicyConstraints: Sendable, Hashable {
 
 /// One entry of policyMappings (RFC 5280 §4.2.1.5): the issuer's policy `issuerDomainPolicy` is considered
 /// equivalent to the subject's policy `subjectDomainPolicy`.
-public struct PolicyMapping: Sendable, Hashable {
+package struct PolicyMapping: Sendable, Hashable {
     /// issuerDomainPolicy, dotted.
-    public let issuerDomainPolicy: String
+    package let issuerDomainPolicy: String
     /// subjectDomainPolicy, dotted.
-    public let subjectDomainPolicy: String
+    package let subjectDomainPolicy: String
 
     /// Creates a value.
-    public init(issuerDomainPolicy: String, subjectDomainPolicy: String) {
+    package init(issuerDomainPolicy: String, subjectDomainPolicy: String) {
         self.issuerDomainPolicy = issuerDomainPolicy
         self.subjectDomainPolicy = subjectDomainPolicy
     }
 }
 
 /// One authorityInfoAccess entry.
-public struct AccessDescription: Sendable, Hashable {
+package struct AccessDescription: Sendable, Hashable {
     /// accessMethod OID (`1.3.6.1.5.5.7.48.1` OCSP, `1.3.6.1.5.5.7.48.2` caIssuers).
-    public let method: String
+    package let method: String
     /// accessLocation.
-    public let location: GeneralName
+    package let location: GeneralName
 
     /// Creates a value.
-    public init(method: String, location: GeneralName) {
+    package init(method: String, location: GeneralName) {
         self.method = method
         self.location = location
     }
 }
 
 /// All extensions of a certificate: the raw list, the decoded known ones, and what was wrong.
-public struct CertificateExtensions: Sendable, Hashable {
+package struct CertificateExtensions: Sendable, Hashable {
     /// Every extension in encoding order, known or not.
-    public var all: [CertificateExtension] = []
+    package var all: [CertificateExtension] = []
     /// OIDs that occur more than once (RFC 5280 forbids it).
-    public var duplicates: [String] = []
+    package var duplicates: [String] = []
     /// OIDs of known extensions whose value could not be decoded.
-    public var malformed: [String] = []
+    package var malformed: [String] = []
     /// OIDs of the extensions decoded only for policy processing (policyConstraints, policyMappings,
     /// inhibitAnyPolicy) whose value could not be decoded (trustd's `UnparseableExtension`).
-    public var unparseable: [String] = []
+    package var unparseable: [String] = []
     /// OIDs of the extensions that write `critical FALSE` out (the DEFAULT value, which DER leaves out).
-    public var criticalFalseEncoded: [String] = []
+    package var criticalFalseEncoded: [String] = []
 
-    public var basicConstraints: BasicConstraints?
-    public var keyUsage: KeyUsage?
+    package var basicConstraints: BasicConstraints?
+    package var keyUsage: KeyUsage?
     /// extendedKeyUsage purpose OIDs, when the extension is present.
-    public var extendedKeyUsage: [String]?
+    package var extendedKeyUsage: [String]?
     /// subjectAltName entries, when the extension is present.
-    public var subjectAlternativeNames: [GeneralName]?
-    public var nameConstraints: NameConstraints?
+    package var subjectAlternativeNames: [GeneralName]?
+    package var nameConstraints: NameConstraints?
     /// authorityKeyIdentifier keyIdentifier, when present.
-    public var authorityKeyIdentifier: [UInt8]?
+    package var authorityKeyIdentifier: [UInt8]?
     /// True when authorityKeyIdentifier carries authorityCertIssuer or authorityCertSerialNumber.
-    public var authorityKeyIdentifierNamesIssuer = false
-    public var subjectKeyIdentifier: [UInt8]?
+    package var authorityKeyIdentifierNamesIssuer = false
+    package var subjectKeyIdentifier: [UInt8]?
     /// cRLDistributionPoints full names (usually URIs).
-    public var crlDistributionPoints: [GeneralName] = []
-    public var authorityInfoAccess: [AccessDescription] = []
+    package var crlDistributionPoints: [GeneralName] = []
+    package var authorityInfoAccess: [AccessDescription] = []
     /// certificatePolicies policy OIDs, in encoding order (repeats kept: RFC 5280 §4.2.1.4 forbids them, and
     /// the policy rules report them).
-    public var certificatePolicies: [String] = []
+    package var certificatePolicies: [String] = []
     /// policyMappings, when present and decodable.
-    public var policyMappings: [PolicyMapping]?
+    package var policyMappings: [PolicyMapping]?
     /// policyConstraints, when present and decodable.
-    public var policyConstraints: PolicyConstraints?
+    package var policyConstraints: PolicyConstraints?
     /// inhibitAnyPolicy SkipCerts, when present and decodable.
-    public var inhibitAnyPolicy: Int?
+    package var inhibitAnyPolicy: Int?
 
     /// Creates an empty set of extensions.
-    public init() {}
+    package init() {}
 
     /// The extension `oid` as encoded (the first one when repeated), or nil.
-    public func first(_ oid: String) -> CertificateExtension? { all.first { $0.oid == oid } }
+    package func first(_ oid: String) -> CertificateExtension? { all.first { $0.oid == oid } }
 
     /// Critical extensions certkit does not understand.
-    public var unknownCritical: [CertificateExtension] {
+    package var unknownCritical: [CertificateExtension] {
         all.filter { $0.isCritical && !ExtensionOID.understood.contains($0.oid) }
     }
 }

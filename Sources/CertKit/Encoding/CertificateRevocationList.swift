@@ -6,14 +6,14 @@ public struct CertificateRevocationList: Sendable, Hashable {
     /// The complete DER encoding.
     public let derEncoded: [UInt8]
     /// The signed part (tbsCertList).
-    public let tbsBytes: [UInt8]
+    package let tbsBytes: [UInt8]
     /// The outer signatureAlgorithm.
-    public let signatureAlgorithm: SignatureAlgorithm
+    package let signatureAlgorithm: SignatureAlgorithm
     /// The signature value.
-    public let signatureBytes: [UInt8]
+    package let signatureBytes: [UInt8]
     /// True when the tbsCertList's `signature` equals the outer signatureAlgorithm and the signature has no
     /// unused bits.
-    public let tbsSignatureAlgorithmMatches: Bool
+    package let tbsSignatureAlgorithmMatches: Bool
     /// The CRL issuer.
     public let issuer: DistinguishedName
     /// thisUpdate.
@@ -21,16 +21,16 @@ public struct CertificateRevocationList: Sendable, Hashable {
     /// nextUpdate, when present.
     public let nextUpdate: Date?
     /// Serial numbers (content octets) of revoked certificates.
-    public let revokedSerialNumbers: Set<[UInt8]>
+    package let revokedSerialNumbers: Set<[UInt8]>
     /// authorityKeyIdentifier of the CRL, when present.
-    public let authorityKeyIdentifier: [UInt8]?
+    package let authorityKeyIdentifier: [UInt8]?
     /// True when the CRL carries a cRLNumber extension.
-    public let hasCRLNumber: Bool
+    package let hasCRLNumber: Bool
     /// True when the cRLNumber extension is marked critical (RFC 5280 §5.2.3 forbids it).
-    public let isCRLNumberCritical: Bool
+    package let isCRLNumberCritical: Bool
     /// Critical CRL or entry extensions certkit does not implement (delta CRLs, issuing distribution points,
     /// indirect entries, anything unknown): a CRL with any is not used.
-    public let unsupportedCriticalExtensions: [String]
+    package let unsupportedCriticalExtensions: [String]
 
     /// Parses one DER CRL; trailing bytes are an error.
     /// - Throws: ``CertificateDecodingError``; of kind ``CertificateDecodingError/Kind/limitExceeded`` for more

@@ -14,7 +14,7 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
         public let value: String
 
         /// Creates an attribute.
-        public init(oid: String, valueTag: UInt8, value: String) {
+        package init(oid: String, valueTag: UInt8, value: String) {
             self.oid = oid
             self.valueTag = valueTag
             self.value = value
@@ -29,7 +29,7 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     private let attributes: DeferredAttributes
 
     /// Creates a name.
-    public init(derEncoded: [UInt8], relativeNames: [[Attribute]]) {
+    package init(derEncoded: [UInt8], relativeNames: [[Attribute]]) {
         self.derEncoded = derEncoded
         self.attributes = DeferredAttributes(relativeNames)
     }

@@ -1,12 +1,12 @@
 /// One PEM block: its label and the decoded bytes.
 package struct PEMBlock: Sendable, Hashable {
     /// The label between `-----BEGIN ` and `-----`, e.g. `CERTIFICATE`.
-    public let label: String
+    package let label: String
     /// The base64-decoded contents.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// Creates a block.
-    public init(label: String, bytes: [UInt8]) {
+    package init(label: String, bytes: [UInt8]) {
         self.label = label
         self.bytes = bytes
     }
@@ -19,12 +19,12 @@ package enum PEM {
     /// - Throws: ``CertificateDecodingError`` for a broken block, or of kind
     ///   ``CertificateDecodingError/Kind/limitExceeded`` for more than ``Limits/maxPEMBlocks`` blocks or more
     ///   than ``Limits/maxInputBytes`` bytes.
-    public static func decode(_ text: [UInt8], limits: Limits = .default) throws(CertificateDecodingError) -> [PEMBlock] {
+    package static func decode(_ text: [UInt8], limits: Limits = .default) throws(CertificateDecodingError) -> [PEMBlock] {
         try PEMDecoder.decode(text, limits: limits)
     }
 
     /// Encodes bytes as one strict RFC 7468 block: 64 columns, LF line endings, trailing LF.
-    public static func encode(_ bytes: [UInt8], label: String = "CERTIFICATE") -> String {
+    package static func encode(_ bytes: [UInt8], label: String = "CERTIFICATE") -> String {
         PEMEncoder.encode(bytes, label: label)
     }
 }

@@ -28,7 +28,7 @@ public struct PublicKeyInfo: Sendable, Hashable {
     }
 
     /// The curve name of an EC key whose parameters spell the curve out instead of naming it.
-    public static let explicitCurve = "explicit"
+    package static let explicitCurve = "explicit"
 
     /// The algorithm and size.
     public let algorithm: Algorithm
@@ -38,13 +38,13 @@ public struct PublicKeyInfo: Sendable, Hashable {
     /// subjectPublicKey with unused bits, rsaEncryption parameters that are not NULL, a negative or even RSA
     /// modulus, an EC point that is not uncompressed or has the wrong length, EdDSA parameters or a key of the
     /// wrong length. Such a key is never trusted (`WeakKeySize`, as trustd treats a key it cannot use).
-    public let encodingProblem: String?
+    package let encodingProblem: String?
     /// True for an RSA key under id-RSASSA-PSS (RFC 4055 §1.2) rather than rsaEncryption: a key restricted to PSS
     /// signatures, which Security.framework and the Baseline Requirements do not accept.
-    public let isRSASSAPSSKey: Bool
+    package let isRSASSAPSSKey: Bool
 
     /// Creates a key info.
-    public init(algorithm: Algorithm, derEncoded: [UInt8], encodingProblem: String? = nil, isRSASSAPSSKey: Bool = false) {
+    package init(algorithm: Algorithm, derEncoded: [UInt8], encodingProblem: String? = nil, isRSASSAPSSKey: Bool = false) {
         self.algorithm = algorithm
         self.derEncoded = derEncoded
         self.encodingProblem = encodingProblem

@@ -1,5 +1,5 @@
 /// A signature AlgorithmIdentifier as it appears in a certificate or CRL, with what the core's allowlist says
-/// about it (``scheme``).
+/// about it (`scheme`).
 ///
 /// The core knows every accepted signature algorithm by OID, legacy aliases included; an algorithm it does not
 /// know, or whose parameters are not the ones the algorithm requires, has no scheme, and a signature under it
@@ -13,14 +13,14 @@ public struct SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
     public let hash: HashAlgorithm?
     /// How to verify a signature under this identifier; nil when the allowlist refuses it (unknown OID,
     /// unexpected or malformed parameters). ``rejection`` says why.
-    public let scheme: SignatureScheme?
-    /// Why ``scheme`` is nil.
-    public let rejection: String?
+    package let scheme: SignatureScheme?
+    /// Why `scheme` is nil.
+    package let rejection: String?
     /// The complete DER AlgorithmIdentifier (empty when made from an OID alone).
-    public let encoded: [UInt8]
+    package let encoded: [UInt8]
 
     /// Creates an identifier from an OID with absent parameters; `name` and `hash` are derived from the allowlist.
-    public init(oid: String, name: String? = nil, hash: HashAlgorithm? = nil) {
+    package init(oid: String, name: String? = nil, hash: HashAlgorithm? = nil) {
         let entry = SignatureAlgorithm.allowlist[oid]
         self.init(
             oid: oid, name: name ?? entry?.name ?? oid, hash: hash ?? entry?.hash,
@@ -95,7 +95,7 @@ public struct SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// How a signature is verified: the primitive, its digest and its parameters. Only the allowlist makes these.
-public enum SignatureScheme: Sendable, Hashable, CustomStringConvertible {
+package enum SignatureScheme: Sendable, Hashable, CustomStringConvertible {
     /// RSASSA-PKCS1-v1_5 with the digest.
     case rsaPKCS1(HashAlgorithm)
     /// RSASSA-PSS with the digest, MGF1 over the same digest, and the salt length in bytes.
@@ -108,7 +108,7 @@ public enum SignatureScheme: Sendable, Hashable, CustomStringConvertible {
     case ed448
 
     /// The digest, when the scheme has one.
-    public var hash: HashAlgorithm? {
+    package var hash: HashAlgorithm? {
         switch self {
         case .rsaPKCS1(let hash), .rsaPSS(let hash, _), .ecdsa(let hash): hash
         case .ed25519, .ed448: nil
@@ -116,14 +116,14 @@ public enum SignatureScheme: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True when a key of `algorithm` can make signatures under this scheme.
-    public func accepts(_ algorithm: PublicKeyInfo.Algorithm) -> Bool {
+    package func accepts(_ algorithm: PublicKeyInfo.Algorithm) -> Bool {
         switch (self, algorithm) {
         case (.rsaPKCS1, .rsa), (.rsaPSS, .rsa), (.ecdsa, .ec), (.ed25519, .ed25519), (.ed448, .ed448): true
         default: false
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .rsaPKCS1(let hash): "RSA PKCS#1 v1.5 with \(hash.rawValue)"
         case .rsaPSS(let hash, let salt): "RSASSA-PSS with \(hash.rawValue), salt \(salt)"

@@ -18,17 +18,17 @@ package final class CertificateHandleCache<Handle: AnyObject & Sendable>: Sendab
     }
 
     /// The most handles kept; 0 means the cache is off.
-    public let capacity: Int
+    package let capacity: Int
     private let state: CacheLock<State>
 
     /// Creates a cache of at most `capacity` handles.
-    public init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         self.capacity = max(0, capacity)
         self.state = CacheLock(State(table: LRUCache(capacity: max(0, capacity))))
     }
 
     /// The cached handle for `der`, or the one `make` parses (then cached). `make` runs outside the lock.
-    public func handle<E: Error>(for der: [UInt8], make: ([UInt8]) throws(E) -> Handle) throws(E) -> Handle {
+    package func handle<E: Error>(for der: [UInt8], make: ([UInt8]) throws(E) -> Handle) throws(E) -> Handle {
         guard capacity > 0 else { return try make(der) }
         let key = EncodingKey(der)
         if let hit = state.withLock({ state -> Handle? in
@@ -44,7 +44,7 @@ package final class CertificateHandleCache<Handle: AnyObject & Sendable>: Sendab
     }
 
     /// Lookups answered from the cache, lookups that parsed, and handles held.
-    public var statistics: (hits: Int, misses: Int, entries: Int) {
+    package var statistics: (hits: Int, misses: Int, entries: Int) {
         state.withLock { ($0.hits, $0.misses, $0.table.count) }
     }
 }

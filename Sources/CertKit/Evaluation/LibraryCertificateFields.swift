@@ -8,7 +8,7 @@ import Foundation
 /// with the context tag and empty contents.
 package struct LibraryCertificateFields: Sendable, Hashable {
     /// The public key's algorithm as the library classifies it.
-    public enum KeyAlgorithm: Sendable, Hashable, CustomStringConvertible {
+    package enum KeyAlgorithm: Sendable, Hashable, CustomStringConvertible {
         /// RSA (including RSASSA-PSS keys).
         case rsa
         /// An elliptic-curve key (ECDSA/ECDH).
@@ -22,7 +22,7 @@ package struct LibraryCertificateFields: Sendable, Hashable {
         /// Anything else, with the library's own name for it.
         case other(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .rsa: "RSA"
             case .ec: "EC"
@@ -35,28 +35,28 @@ package struct LibraryCertificateFields: Sendable, Hashable {
     }
 
     /// The DER encoding of the subject Name.
-    public var subjectDER: [UInt8]
+    package var subjectDER: [UInt8]
     /// The DER encoding of the issuer Name.
-    public var issuerDER: [UInt8]
+    package var issuerDER: [UInt8]
     /// The serial number's content octets (two's complement, big-endian).
-    public var serialNumber: [UInt8]
+    package var serialNumber: [UInt8]
     /// notBefore, to the second.
-    public var notBefore: Date
+    package var notBefore: Date
     /// notAfter, to the second.
-    public var notAfter: Date
+    package var notAfter: Date
     /// subjectAltName entries in encoding order, nil when the extension is absent.
-    public var subjectAlternativeNames: [GeneralName]?
+    package var subjectAlternativeNames: [GeneralName]?
     /// basicConstraints, nil when the extension is absent.
-    public var basicConstraints: BasicConstraints?
+    package var basicConstraints: BasicConstraints?
     /// The public key's algorithm.
-    public var keyAlgorithm: KeyAlgorithm
+    package var keyAlgorithm: KeyAlgorithm
     /// The key size in bits as the library reports it (RSA modulus, EC field, DSA p).
-    public var keyBits: Int
+    package var keyBits: Int
     /// The named curve's dotted OID for EC keys, nil otherwise.
-    public var curveOID: String?
+    package var curveOID: String?
 
     /// Creates a value.
-    public init(
+    package init(
         subjectDER: [UInt8], issuerDER: [UInt8], serialNumber: [UInt8], notBefore: Date, notAfter: Date,
         subjectAlternativeNames: [GeneralName]?, basicConstraints: BasicConstraints?, keyAlgorithm: KeyAlgorithm,
         keyBits: Int, curveOID: String?

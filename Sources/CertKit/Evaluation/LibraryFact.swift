@@ -2,9 +2,9 @@
 /// words. Backends turn their C constants into these (an `X509_V_ERR_*` code and its depth, a `GNUTLS_CERT_*`
 /// bit) and judge nothing; the core alone decides what each fact means (`LibraryVerdictInterpretation`).
 /// Used only by the audit mode (``TrustEvaluator/Configuration/libraryAudit``).
-public struct LibraryFact: Sendable, Hashable {
+package struct LibraryFact: Sendable, Hashable {
     /// What the library reported, named by its meaning in the library (not by a core check).
-    public enum Status: String, Sendable, Hashable, CaseIterable {
+    package enum Status: String, Sendable, Hashable, CaseIterable {
         /// The certificate is past its notAfter (OpenSSL `CERT_HAS_EXPIRED`, GnuTLS `EXPIRED`).
         case expired
         /// The certificate is before its notBefore, or a validity field is unreadable.
@@ -61,14 +61,14 @@ public struct LibraryFact: Sendable, Hashable {
     }
 
     /// What the library reported.
-    public var status: Status
+    package var status: Status
     /// The certificate the library names (path index, 0 = leaf, as the library's depth); nil when it does not say.
-    public var index: Int?
+    package var index: Int?
     /// The library's own words, e.g. `certificate has expired (X509_V_ERR 10)`.
-    public var words: String
+    package var words: String
 
     /// Creates a fact.
-    public init(_ status: Status, index: Int? = nil, words: String) {
+    package init(_ status: Status, index: Int? = nil, words: String) {
         self.status = status
         self.index = index
         self.words = words

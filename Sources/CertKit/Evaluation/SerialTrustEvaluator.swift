@@ -18,7 +18,12 @@ public final class SerialTrustEvaluator: Sendable {
     private let pending = Atomic<Int>(0)
 
     /// Creates a serial evaluator over `backend`.
-    public convenience init(backend: any TrustBackend, label: String = "certkit.trust.serial") {
+    public convenience init(backend: Backend, label: String = "certkit.trust.serial") {
+        self.init(evaluator: TrustEvaluator(backend: backend), label: label)
+    }
+
+    /// Creates a serial evaluator over a backend implementation.
+    package convenience init(backend: any TrustBackend, label: String = "certkit.trust.serial") {
         self.init(evaluator: TrustEvaluator(backend: backend), label: label)
     }
 

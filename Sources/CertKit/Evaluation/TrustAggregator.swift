@@ -5,7 +5,7 @@ package enum TrustAggregator {
     /// The result type for `checks`: fatal and deny are never downgraded; with no failure the result is
     /// `proceed` when an always-trust setting made the path trusted, else `unspecified`; recoverable failures
     /// covered by `exceptions` give `proceed`.
-    public static func result(
+    package static func result(
         checks: [Set<TrustCheck>], leafSHA256: [UInt8]?, alwaysTrusted: Bool, exceptions: TrustExceptions?
     ) -> TrustResultType {
         let failures = checks.reduce(into: Set<TrustCheck>()) { $0.formUnion($1) }
@@ -25,7 +25,7 @@ package enum TrustAggregator {
 
     /// The single reported failure: highest priority, ties to the lowest certificate index, then the order of
     /// `TrustCheck.allCases`.
-    public static func primaryFailure(_ checks: [Set<TrustCheck>]) -> (check: TrustCheck, index: Int)? {
+    package static func primaryFailure(_ checks: [Set<TrustCheck>]) -> (check: TrustCheck, index: Int)? {
         var best: (check: TrustCheck, index: Int, rank: Int)?
         for (index, set) in checks.enumerated() {
             for check in set {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Digests a backend computes with its library.
-public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable {
+package enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable {
     case sha1, sha256
 }
 
@@ -12,27 +12,27 @@ public struct BackendError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
 
     /// Creates an error.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 
     public var description: String { message }
 }
 
 /// Anchors compiled into a backend's native store (an `X509_STORE`, a GnuTLS trust list) once, then shared
 /// read-only by any number of threads. Instances are opaque to the core; only the backend that made one uses it.
-public protocol PreparedAnchorStore: AnyObject, Sendable {
+package protocol PreparedAnchorStore: AnyObject, Sendable {
     /// The anchors the store was built from, in the order given.
     var anchors: [Certificate] { get }
 }
 
 /// One candidate path, chosen by the core's chain builder, for the backend to verify.
-public struct CandidatePath: Sendable, Hashable {
+package struct CandidatePath: Sendable, Hashable {
     /// The path, leaf first. When ``endsAtAnchor`` is true the last certificate is one of the prepared anchors.
-    public var certificates: [Certificate]
+    package var certificates: [Certificate]
     /// True when the last certificate is an anchor; false for an incomplete path the builder could not finish.
-    public var endsAtAnchor: Bool
+    package var endsAtAnchor: Bool
 
     /// Creates a path.
-    public init(certificates: [Certificate], endsAtAnchor: Bool) {
+    package init(certificates: [Certificate], endsAtAnchor: Bool) {
         self.certificates = certificates
         self.endsAtAnchor = endsAtAnchor
     }
@@ -42,14 +42,14 @@ public struct CandidatePath: Sendable, Hashable {
 /// (``TrustRule``) that recorded it.
 package struct PathFindings: Sendable, Hashable {
     /// Failed checks, one set per certificate of the path.
-    public var checks: [Set<TrustCheck>]
+    package var checks: [Set<TrustCheck>]
     /// For each certificate, the rules that recorded each failed check, in the order recorded (no repeats).
-    public var rules: [[TrustCheck: [TrustRule]]]
+    package var rules: [[TrustCheck: [TrustRule]]]
     /// The library's own words for each failure, for diagnostics (e.g. `certificate has expired`).
-    public var notes: [String]
+    package var notes: [String]
 
     /// Findings with no failure for a path of `count` certificates.
-    public init(count: Int) {
+    package init(count: Int) {
         self.checks = Array(repeating: [], count: count)
         self.rules = Array(repeating: [:], count: count)
         self.notes = []
@@ -57,7 +57,7 @@ package struct PathFindings: Sendable, Hashable {
 
     /// Records `rule`'s failure on certificate `index` (ignored when out of range) as `check`, by default the
     /// rule's own check.
-    public mutating func record(_ rule: TrustRule, as check: TrustCheck? = nil, at index: Int, note: String? = nil) {
+    package mutating func record(_ rule: TrustRule, as check: TrustCheck? = nil, at index: Int, note: String? = nil) {
         guard checks.indices.contains(index) else { return }
         let check = check ?? rule.check
         checks[index].insert(check)
@@ -66,12 +66,12 @@ package struct PathFindings: Sendable, Hashable {
     }
 
     /// Records `check` on certificate `index` under its generic rule (`TrustRules/generic(for:)`).
-    public mutating func record(_ check: TrustCheck, at index: Int, note: String? = nil) {
+    package mutating func record(_ check: TrustCheck, at index: Int, note: String? = nil) {
         record(TrustRules.generic(for: check), as: check, at: index, note: note)
     }
 
     /// Adds everything `other` (a path of the same length) found.
-    public mutating func merge(_ other: PathFindings) {
+    package mutating func merge(_ other: PathFindings) {
         // A certificate `other` found nothing on is skipped: writing to it would copy these findings' arrays when
         // they are shared, for nothing (most checks find nothing on most certificates).
         for index in other.checks.indices where checks.indices.contains(index) && !other.checks[index].isEmpty {
@@ -84,7 +84,7 @@ package struct PathFindings: Sendable, Hashable {
     }
 
     /// Removes `check` (and its rules) from certificate `index`.
-    public mutating func remove(_ check: TrustCheck, at index: Int) {
+    package mutating func remove(_ check: TrustCheck, at index: Int) {
         guard checks.indices.contains(index) else { return }
         checks[index].remove(check)
         rules[index][check] = nil
@@ -92,7 +92,7 @@ package struct PathFindings: Sendable, Hashable {
 
     /// What these findings hold that `earlier` (the same findings before more were recorded) did not: the rules
     /// recorded since, and the notes appended since.
-    public func additions(since earlier: PathFindings) -> PathFindings {
+    package func additions(since earlier: PathFindings) -> PathFindings {
         var added = PathFindings(count: checks.count)
         for index in rules.indices {
             for (check, recorded) in rules[index] {
@@ -105,14 +105,14 @@ package struct PathFindings: Sendable, Hashable {
     }
 
     /// The first rule that recorded `check` on certificate `index`.
-    public func rule(for check: TrustCheck, at index: Int) -> TrustRule? {
+    package func rule(for check: TrustCheck, at index: Int) -> TrustRule? {
         guard rules.indices.contains(index) else { return nil }
         return rules[index][check]?.first
     }
 }
 
 /// What a library says about one signature: valid only when it positively verified it.
-public enum SignatureVerdict: Sendable, Hashable {
+package enum SignatureVerdict: Sendable, Hashable {
     /// The library verified the signature with the signer's key.
     case valid
     /// Anything else (bad signature, unsupported key or algorithm, library refusal), with the library's reason.
@@ -121,18 +121,18 @@ public enum SignatureVerdict: Sendable, Hashable {
 
 /// One signature for a backend to verify: the scheme (from the core's allowlist), the signed bytes, the
 /// signature value and the signer's SubjectPublicKeyInfo. The backend never chooses the algorithm itself.
-public struct SignatureInput: Sendable, Hashable {
+package struct SignatureInput: Sendable, Hashable {
     /// How to verify: primitive, digest and parameters.
-    public var scheme: SignatureScheme
+    package var scheme: SignatureScheme
     /// The DER bytes that were signed (tbsCertificate or tbsCertList).
-    public var signedBytes: [UInt8]
+    package var signedBytes: [UInt8]
     /// The signature value.
-    public var signature: [UInt8]
+    package var signature: [UInt8]
     /// The signer's public key.
-    public var signerKey: PublicKeyInfo
+    package var signerKey: PublicKeyInfo
 
     /// Creates an input.
-    public init(scheme: SignatureScheme, signedBytes: [UInt8], signature: [UInt8], signerKey: PublicKeyInfo) {
+    package init(scheme: SignatureScheme, signedBytes: [UInt8], signature: [UInt8], signerKey: PublicKeyInfo) {
         self.scheme = scheme
         self.signedBytes = signedBytes
         self.signature = signature
@@ -141,7 +141,7 @@ public struct SignatureInput: Sendable, Hashable {
 }
 
 /// How a library reads the digest of a certificate's signature algorithm, to cross-check the core's allowlist.
-public enum LibrarySignatureDigest: Sendable, Hashable {
+package enum LibrarySignatureDigest: Sendable, Hashable {
     /// The library names this digest.
     case digest(HashAlgorithm)
     /// The library knows the algorithm, and it has no separate digest (EdDSA).
@@ -158,7 +158,7 @@ public enum LibrarySignatureDigest: Sendable, Hashable {
 /// mode only — the library's own verdict on a whole path, reported as neutral facts the core interprets
 /// (`LibraryVerdictInterpretation`). Implementations are `Sendable`
 /// and safe to call from any number of threads at once.
-public protocol TrustBackend: Sendable {
+package protocol TrustBackend: Sendable {
     /// A short stable name, e.g. `openssl` or `gnutls`.
     var name: String { get }
 
@@ -201,7 +201,7 @@ public protocol TrustBackend: Sendable {
 }
 
 extension TrustBackend {
-    public func verifySignature(
+    package func verifySignature(
         _ input: SignatureInput, signedBy anchor: Certificate, in store: any PreparedAnchorStore
     ) throws(BackendError) -> SignatureVerdict {
         try verifySignature(input)

@@ -11,7 +11,7 @@ import Foundation
 /// `LibraryVerdict` failure.
 public final class TrustEvaluator: Sendable {
     /// The backend that verifies candidate paths.
-    public let backend: any TrustBackend
+    package let backend: any TrustBackend
     /// Bounds on evaluation and path building (the parsing bounds apply when certificates are decoded).
     public let limits: Limits
     /// The caches in use.
@@ -27,6 +27,14 @@ public final class TrustEvaluator: Sendable {
     /// Creates an evaluator over `backend`; `configuration` sets the caches (all on by default). With `network`,
     /// evaluations that set ``TrustEvaluation/networkFetchAllowed`` may fetch missing issuers through it.
     public convenience init(
+        backend: Backend, limits: Limits = .default, configuration: Configuration = .default,
+        network: NetworkAccess? = nil
+    ) {
+        self.init(backend: backend.implementation, limits: limits, configuration: configuration, network: network)
+    }
+
+    /// Creates an evaluator over a backend implementation, with the process's system roots.
+    package convenience init(
         backend: any TrustBackend, limits: Limits = .default, configuration: Configuration = .default,
         network: NetworkAccess? = nil
     ) {

@@ -14,8 +14,8 @@ extension TrustEvaluator {
         public var anchorStoreCacheCapacity: Int
         /// The audit mode (default false: the core decides alone; every signature is still verified by the
         /// backend's library from the issuer's key). When true, the backend's library also runs its own path
-        /// verifier (``TrustBackend/libraryVerdict(on:anchors:at:crls:)``) and reads each signature's digest
-        /// (``TrustBackend/librarySignatureDigest(of:)``) on the path the core chose. A refusal a failed core check
+        /// verifier (`TrustBackend.libraryVerdict(on:anchors:at:crls:)`) and reads each signature's digest
+        /// (`TrustBackend.librarySignatureDigest(of:)`) on the path the core chose. A refusal a failed core check
         /// explains changes nothing; one that a known library deviation from RFC 5280 explains changes nothing; any
         /// other — and any status the backend cannot name — is a ``TrustCheck/libraryVerdict`` failure with the
         /// library's words (recoverable, never covered by an exception). It costs the library's import of every
@@ -61,7 +61,7 @@ extension TrustEvaluator {
         public var resultEntries: Int
 
         /// Creates statistics.
-        public init(resultHits: Int = 0, resultMisses: Int = 0, resultEntries: Int = 0) {
+        package init(resultHits: Int = 0, resultMisses: Int = 0, resultEntries: Int = 0) {
             self.resultHits = resultHits
             self.resultMisses = resultMisses
             self.resultEntries = resultEntries

@@ -1,13 +1,13 @@
 import Foundation
 
-/// A ``NetworkFetcher`` and the cache of what it fetched, shared by every evaluation (and evaluator) given it.
+/// A `NetworkFetcher` and the cache of what it fetched, shared by every evaluation (and evaluator) given it.
 ///
 /// The cache holds at most ``Limits/maxFetchCacheEntries`` bodies, each for as long as its HTTP freshness
 /// (`Cache-Control: max-age`) says or, for an OCSP response or a CRL without it, until its nextUpdate; least
 /// recently used first out; a body with neither is not kept.
 public final class NetworkAccess: Sendable {
     /// The fetcher.
-    public let fetcher: any NetworkFetcher
+    package let fetcher: any NetworkFetcher
     private let cache: CacheLock<LRUCache<String, Entry>>
 
     private struct Entry: Sendable {
@@ -15,8 +15,9 @@ public final class NetworkAccess: Sendable {
         var expires: Date
     }
 
-    /// Creates access through `fetcher` with a cache of `limits.maxFetchCacheEntries` entries.
-    public init(fetcher: any NetworkFetcher, limits: Limits = .default) {
+    /// Creates access through `fetcher` with a cache of `limits.maxFetchCacheEntries` entries (`CertKitSockets`
+    /// makes the public one: `NetworkAccess.http()`).
+    package init(fetcher: any NetworkFetcher, limits: Limits = .default) {
         self.fetcher = fetcher
         self.cache = CacheLock(LRUCache(capacity: max(1, limits.maxFetchCacheEntries)))
     }

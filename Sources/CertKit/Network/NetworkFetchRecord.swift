@@ -10,7 +10,7 @@ public struct NetworkFetchRecord: Sendable, Hashable {
     public var outcome: String?
 
     /// Creates a record.
-    public init(url: String, problem: String? = nil, fromCache: Bool = false, outcome: String? = nil) {
+    package init(url: String, problem: String? = nil, fromCache: Bool = false, outcome: String? = nil) {
         self.url = url
         self.problem = problem
         self.fromCache = fromCache

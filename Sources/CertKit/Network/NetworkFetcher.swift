@@ -4,33 +4,33 @@
 ///
 /// An implementation must refuse any scheme but `http`, follow no redirect to another scheme, give up at
 /// `timeout`, and refuse a body larger than `maximumBytes`.
-public protocol NetworkFetcher: Sendable {
+package protocol NetworkFetcher: Sendable {
     /// The body of a successful (200) GET of `url`.
     /// - Throws: ``NetworkFetchError`` for anything else (refused, timed out, not HTTP, too large, another status).
     func fetch(_ url: String, timeout: Duration, maximumBytes: Int) throws(NetworkFetchError) -> NetworkFetchResponse
 }
 
 /// A fetched body and how long it stays fresh.
-public struct NetworkFetchResponse: Sendable, Hashable {
+package struct NetworkFetchResponse: Sendable, Hashable {
     /// The body.
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// The `Cache-Control: max-age` in seconds, nil when absent (or `no-store`/`no-cache`): not cached.
-    public var maxAge: Int?
+    package var maxAge: Int?
 
     /// Creates a response.
-    public init(body: [UInt8], maxAge: Int? = nil) {
+    package init(body: [UInt8], maxAge: Int? = nil) {
         self.body = body
         self.maxAge = maxAge
     }
 }
 
 /// Why a fetch failed, in one line (e.g. `connection refused`, `timed out`, `HTTP 404`).
-public struct NetworkFetchError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct NetworkFetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The reason.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 
-    public var description: String { message }
+    package var description: String { message }
 }

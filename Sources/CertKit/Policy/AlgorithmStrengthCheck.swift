@@ -5,9 +5,9 @@
 /// The anchor's own signature is not relied on, so its hash is not judged; its key is. An EC key must name its
 /// curve (`TrustRules/ecNamedCurve`: explicit parameters are `KeySize` under every policy).
 package struct AlgorithmStrengthCheck: PathCheck {
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         let ssl = context.policy.isSSL
         for (index, certificate) in context.certificates.enumerated() {
             if index != context.anchorIndex, let hash = certificate.signatureAlgorithm.hash {

@@ -7,13 +7,13 @@ import Foundation
 /// - its validity period must be at most 825 days (`TrustRules/validityPeriod`, `ValidityPeriodMaximums`).
 package struct AppleServerProfileCheck: PathCheck {
     /// 2019-07-01T00:00:00Z.
-    public static let ruleStart = Date(timeIntervalSince1970: 1_561_939_200)
+    package static let ruleStart = Date(timeIntervalSince1970: 1_561_939_200)
     /// The longest validity allowed, in days.
-    public static let maximumValidityDays = 825
+    package static let maximumValidityDays = 825
 
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         guard context.policy.sslServer == true, context.enforces(TrustRules.serverAuthRequired),
               context.anchorIsAppSupplied, let leaf = context.certificates.first, leaf.notBefore >= Self.ruleStart
         else { return }

@@ -3,9 +3,9 @@
 /// present (`KeyUsage`). The anchor is held to the same rules as OpenSSL and GnuTLS hold it, except that a
 /// self-signed version 1 anchor counts as a CA (old roots are v1).
 package struct CAConstraintsCheck: PathCheck {
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         let certificates = context.certificates
         for index in context.issuerIndices {
             let issuer = certificates[index]

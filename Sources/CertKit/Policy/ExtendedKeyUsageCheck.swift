@@ -7,9 +7,9 @@
 /// ``AppleServerProfileCheck``, and the Web PKI's (every leaf names its purpose) by ``LeafExtendedKeyUsageCheck``;
 /// there anyExtendedKeyUsage does not suffice.
 package struct ExtendedKeyUsageCheck: PathCheck {
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         guard let server = context.policy.sslServer else { return }
         let purpose = server ? ExtendedKeyUsageOID.serverAuth : ExtendedKeyUsageOID.clientAuth
         for (index, certificate) in context.certificates.enumerated() {

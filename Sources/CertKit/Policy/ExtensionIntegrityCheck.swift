@@ -5,9 +5,9 @@ package struct ExtensionIntegrityCheck: PathCheck {
     /// rules (`PolicyConstraintsCheck`): policy mappings, policy constraints, inhibitAnyPolicy.
     static let toleratedCritical: Set<String> = ["2.5.29.33", "2.5.29.36", "2.5.29.54"]
 
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         for (index, certificate) in context.certificates.enumerated() {
             let extensions = certificate.extensions
             if extensions.unknownCritical.contains(where: { !Self.toleratedCritical.contains($0.oid) }) {

@@ -11,7 +11,7 @@
 /// one from a canonical literal), against iPAddress entries of the same length and bytes.
 package enum HostnameMatcher {
     /// True when `name` matches one of `subjectAltNames`.
-    public static func matches(_ name: PeerName, subjectAltNames: [GeneralName]) -> Bool {
+    package static func matches(_ name: PeerName, subjectAltNames: [GeneralName]) -> Bool {
         switch name {
         case .ip(let address):
             return subjectAltNames.contains { entry in
@@ -46,7 +46,7 @@ package enum HostnameMatcher {
     /// True when `host` can be matched as a DNS name: after one trailing dot is dropped it is not empty, has
     /// no empty label, and does not look like an IP address (`IPAddressParsing.looksLikeIPLiteral`: a
     /// last label of digits or `0x…`, or any of `:[]%`), whether or not it is a canonical literal.
-    public static func isHostName(_ host: String) -> Bool {
+    package static func isHostName(_ host: String) -> Bool {
         if let ascii = isASCIIHostName(host) { return ascii }
         return isHostName(characters: host)
     }

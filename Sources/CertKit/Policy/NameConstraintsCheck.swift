@@ -9,9 +9,9 @@
 /// - `TrustRules/nameConstraintsOnCommonName` (webpki): dNSName constraints also apply to the leaf's subject
 ///   commonName when the leaf has no subjectAltName at all and the commonName is a valid host name.
 package struct NameConstraintsCheck: PathCheck {
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         let certificates = context.certificates
         guard let leaf = certificates.first else { return }
         var matchedNames = context.policy.expectedNames

@@ -3,7 +3,7 @@ extension NameConstraintsChecker {
     /// not a valid name of its type (``NameSyntax/isValid(_:)``) while the constraints have subtrees of its form,
     /// permitted or excluded: such a name never satisfies a permitted subtree, and cannot be shown to lie outside
     /// an excluded one (RFC 5280 §4.2.1.6, §4.2.1.10).
-    public static func violations(
+    package static func violations(
         of constraints: NameConstraints, certificate: Certificate, extraNames: [GeneralName] = [], validNamesOnly: Bool
     ) -> [GeneralName] {
         var found = violations(of: constraints, certificate: certificate, extraNames: extraNames)

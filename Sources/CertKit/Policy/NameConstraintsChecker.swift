@@ -20,7 +20,7 @@
 package enum NameConstraintsChecker {
     /// The names of `certificate` that `constraints` applies to: SAN entries, the subject (as a directory name,
     /// when not empty) and the subject's emailAddress attributes, plus `extraNames` (e.g. the matched host).
-    public static func violations(
+    package static func violations(
         of constraints: NameConstraints, certificate: Certificate, extraNames: [GeneralName] = []
     ) -> [GeneralName] {
         var names = certificate.extensions.subjectAlternativeNames ?? []
@@ -31,7 +31,7 @@ package enum NameConstraintsChecker {
     }
 
     /// True when `name` is permitted and not excluded.
-    public static func isAllowed(_ name: GeneralName, by constraints: NameConstraints) -> Bool {
+    package static func isAllowed(_ name: GeneralName, by constraints: NameConstraints) -> Bool {
         if case .ipAddress(let address) = name { return isAllowed(ipAddress: address, by: constraints) }
         let permittedOfForm = constraints.permitted.filter { sameForm($0, name) }
         if !permittedOfForm.isEmpty && !permittedOfForm.contains(where: { within(name, subtree: $0) }) { return false }

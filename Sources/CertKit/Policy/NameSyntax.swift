@@ -5,7 +5,7 @@
 /// an iPAddress of 4 or 16 bytes, a URI with a scheme and a valid host.
 package enum NameSyntax {
     /// True when `name` is valid for its type; other forms (directoryName, otherName) are always valid here.
-    public static func isValid(_ name: GeneralName) -> Bool {
+    package static func isValid(_ name: GeneralName) -> Bool {
         switch name {
         case .dnsName(let host):
             // The preferred name syntax has no trailing dot (RFC 1034 §3.5): a dNSName `www.example.com.` is not
@@ -24,7 +24,7 @@ package enum NameSyntax {
     }
 
     /// True when `text` is a host name in preferred name syntax (one trailing dot allowed).
-    public static func isHostName(_ text: String) -> Bool {
+    package static func isHostName(_ text: String) -> Bool {
         var host = Substring(text)
         if host.hasSuffix(".") { host = host.dropLast() }
         guard !host.isEmpty, host.utf8.count <= 253 else { return false }
@@ -41,7 +41,7 @@ package enum NameSyntax {
     /// `atext` joined by single dots) or a Quoted-string (printable ASCII between double quotes, `\` escaping one
     /// printable character) — then one `@`, then a host name in preferred name syntax without a trailing dot.
     /// An address-literal (`user@[192.0.2.1]`) is not accepted: no name constraint form describes it.
-    public static func isMailbox(_ address: String) -> Bool {
+    package static func isMailbox(_ address: String) -> Bool {
         let bytes = Array(address.utf8)
         guard let localEnd = localPartEnd(bytes), localEnd < bytes.count, bytes[localEnd] == at else { return false }
         let domain = String(decoding: bytes[(localEnd + 1)...], as: UTF8.self)

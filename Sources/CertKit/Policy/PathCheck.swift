@@ -3,54 +3,54 @@ import Foundation
 /// Everything a policy check needs to judge one candidate path.
 package struct PathContext: Sendable {
     /// The candidate path, leaf first.
-    public var path: CandidatePath
+    package var path: CandidatePath
     /// The policy being checked.
-    public var policy: TrustPolicy
+    package var policy: TrustPolicy
     /// The verification time.
-    public var date: Date
+    package var date: Date
     /// SPKI pins (empty: no pinning).
-    public var pins: [SPKIPin]
+    package var pins: [SPKIPin]
     /// The SHA-256 of each path certificate's SubjectPublicKeyInfo, computed by the backend's library, when
     /// ``pins`` are given (empty otherwise; a missing digest matches no pin).
-    public var spkiDigests: [[UInt8]]
+    package var spkiDigests: [[UInt8]]
     /// Trust settings.
-    public var trustSettings: TrustSettings
+    package var trustSettings: TrustSettings
     /// The same settings, indexed: what they say about each certificate under ``policy``.
-    public var trustSettingsIndex: TrustSettingsIndex
+    package var trustSettingsIndex: TrustSettingsIndex
     /// The most intermediates a path may have (the leaf and the anchor are not counted).
-    public var maxDepth: Int
+    package var maxDepth: Int
     /// True when the path's anchor was supplied by the application (not the system bundle).
-    public var anchorIsAppSupplied: Bool
+    package var anchorIsAppSupplied: Bool
     /// The evaluation's bounds (the policy graph's, `Limits/maxPolicyGraphNodes`, is checked by a policy rule).
-    public var limits: Limits
+    package var limits: Limits
 
     /// The certificates.
-    public var certificates: [Certificate] { path.certificates }
+    package var certificates: [Certificate] { path.certificates }
 
     /// The index of the anchor, when the path ends at one.
-    public var anchorIndex: Int? { path.endsAtAnchor ? path.certificates.count - 1 : nil }
+    package var anchorIndex: Int? { path.endsAtAnchor ? path.certificates.count - 1 : nil }
 
     /// Indices of the certificates that act as issuers (everything but the leaf).
-    public var issuerIndices: Range<Int> { 1..<max(1, path.certificates.count) }
+    package var issuerIndices: Range<Int> { 1..<max(1, path.certificates.count) }
 
     /// The profile in force.
-    public var profile: TrustProfile { policy.profile }
+    package var profile: TrustProfile { policy.profile }
 
     /// True when the profile in force enforces `rule`.
-    public func enforces(_ rule: TrustRule) -> Bool { rule.isEnforced(by: policy.profile) }
+    package func enforces(_ rule: TrustRule) -> Bool { rule.isEnforced(by: policy.profile) }
 
     /// True when the rules a certificate meets because it is a CA (`TrustRules/caKeyUsage`,
     /// `TrustRules/subjectKeyIdentifierInCA`, `TrustRules/caBasicConstraintsCritical`) apply to the certificate at
     /// `index`: under webpki to every certificate but the anchor — the Web PKI takes the anchor as given, a name and
     /// a key, as rustls-webpki and Chrome do — and under apple and rfc5280 to every certificate, as
     /// `openssl verify -x509_strict` checks them.
-    public func appliesCAProfileRules(at index: Int) -> Bool { profile != .webpki || index != anchorIndex }
+    package func appliesCAProfileRules(at index: Int) -> Bool { profile != .webpki || index != anchorIndex }
 
     /// True when the leaf is issued (the path is not a lone leaf that is itself the anchor).
-    public var leafIsIssued: Bool { anchorIndex != 0 }
+    package var leafIsIssued: Bool { anchorIndex != 0 }
 
     /// Creates a context.
-    public init(
+    package init(
         path: CandidatePath, policy: TrustPolicy, date: Date, pins: [SPKIPin] = [],
         trustSettings: TrustSettings = .none, maxDepth: Int = TrustEvaluation.defaultMaxDepth,
         anchorIsAppSupplied: Bool = true, spkiDigests: [[UInt8]] = [], limits: Limits = .default,
@@ -80,7 +80,7 @@ package protocol PathCheck: Sendable {
 /// on the same certificate: the first).
 package enum CorePolicy {
     /// Every check the core applies to a candidate path.
-    public static let checks: [any PathCheck] = [
+    package static let checks: [any PathCheck] = [
         ValidityCheck(), CAConstraintsCheck(), ExtensionIntegrityCheck(), ExtendedKeyUsageCheck(),
         PeerNameCheck(), NameConstraintsCheck(), AlgorithmStrengthCheck(), AppleServerProfileCheck(),
         PinCheck(), DistrustCheck(), ChainLengthCheck(), PathCompletenessCheck(),
@@ -95,7 +95,7 @@ package enum CorePolicy {
     ]
 
     /// Runs every rule on `context`.
-    public static func findings(for context: PathContext) -> PathFindings {
+    package static func findings(for context: PathContext) -> PathFindings {
         var findings = PathFindings(count: context.certificates.count)
         for rule in checks { rule.check(context, into: &findings) }
         return findings

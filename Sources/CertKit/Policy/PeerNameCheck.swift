@@ -9,9 +9,9 @@
 /// nothing (`TrustRules/wildcardPublicSuffix`); without a readable Public Suffix List no wildcard matches
 /// (`TrustRules/publicSuffixListAvailable`, the note names the missing file).
 package struct PeerNameCheck: PathCheck {
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         let wanted = context.policy.expectedNames
         guard !wanted.isEmpty, let leaf = context.certificates.first else { return }
         let alternativeNames = leaf.extensions.subjectAlternativeNames ?? []

@@ -2,9 +2,9 @@
 /// from the backend's library, ``PathContext/spkiDigests``);
 /// otherwise `LeafSPKISHA256` is recorded on the leaf.
 package struct PinCheck: PathCheck {
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         guard !context.pins.isEmpty else { return }
         let wanted = Set(context.pins.map(\.digest))
         if !context.spkiDigests.contains(where: { wanted.contains($0) }) {

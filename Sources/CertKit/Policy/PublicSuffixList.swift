@@ -5,27 +5,27 @@ import Foundation
 /// wildcard name (``shared``); rules are kept as A-labels so certificate names (always ASCII) compare directly.
 package struct PublicSuffixList: Sendable {
     /// Where Debian's `publicsuffix` package installs the list.
-    public static let defaultPath = "/usr/share/publicsuffix/public_suffix_list.dat"
+    package static let defaultPath = "/usr/share/publicsuffix/public_suffix_list.dat"
 
     /// Why the list could not be loaded.
-    public struct LoadError: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct LoadError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A sentence naming the file and what to install.
-        public let message: String
-        public var description: String { message }
+        package let message: String
+        package var description: String { message }
     }
 
     /// The list at ``defaultPath``, read on first use; the error says what is missing.
-    public static let shared: Result<PublicSuffixList, LoadError> = load(path: defaultPath)
+    package static let shared: Result<PublicSuffixList, LoadError> = load(path: defaultPath)
 
     private var exact: Set<String> = []
     private var wildcard: Set<String> = []
     private var exception: Set<String> = []
 
     /// The number of rules read.
-    public var ruleCount: Int { exact.count + wildcard.count + exception.count }
+    package var ruleCount: Int { exact.count + wildcard.count + exception.count }
 
     /// Reads the list at `path`.
-    public static func load(path: String) -> Result<PublicSuffixList, LoadError> {
+    package static func load(path: String) -> Result<PublicSuffixList, LoadError> {
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure(LoadError(message:
                 "the Public Suffix List \(path) cannot be read (install the Debian package publicsuffix)"))
@@ -39,7 +39,7 @@ package struct PublicSuffixList: Sendable {
 
     /// Parses the list's text: one rule per line (the first whitespace-separated token), `//` comments,
     /// `*.` wildcard rules and `!` exception rules.
-    public init(text: String) {
+    package init(text: String) {
         for line in text.split(whereSeparator: \.isNewline) {
             guard let token = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first,
                   !token.hasPrefix("//") else { continue }
@@ -56,7 +56,7 @@ package struct PublicSuffixList: Sendable {
     /// True when `domain` (ASCII, any case, one trailing dot ignored) is itself a public suffix under the list's
     /// algorithm: a listed rule, or one label below a wildcard rule, and no exception rule; a single label is a
     /// public suffix by the implicit `*` rule.
-    public func isPublicSuffix(_ domain: String) -> Bool {
+    package func isPublicSuffix(_ domain: String) -> Bool {
         var name = domain.lowercased()
         if name.hasSuffix(".") { name.removeLast() }
         guard !name.isEmpty else { return false }

@@ -10,7 +10,7 @@ public struct PolicyResult: Sendable, Hashable {
     public var error: TrustError?
 
     /// Creates a policy result.
-    public init(policy: TrustPolicy, result: TrustResultType, checks: [Set<TrustCheck>], error: TrustError?) {
+    package init(policy: TrustPolicy, result: TrustResultType, checks: [Set<TrustCheck>], error: TrustError?) {
         self.policy = policy
         self.result = result
         self.checks = checks

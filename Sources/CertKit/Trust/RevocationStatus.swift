@@ -34,7 +34,7 @@ public struct RevocationStatus: Sendable, Hashable {
     public var validUntil: Date?
 
     /// Creates a status.
-    public init(outcome: Outcome, source: RevocationSource? = nil, validUntil: Date? = nil) {
+    package init(outcome: Outcome, source: RevocationSource? = nil, validUntil: Date? = nil) {
         self.outcome = outcome
         self.source = source
         self.validUntil = validUntil

@@ -14,7 +14,12 @@ public struct SPKIPin: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The pin of `certificate`'s key, its SHA-256 computed by `backend`'s library.
-    public init(certificate: Certificate, backend: any TrustBackend) throws(BackendError) {
+    public init(certificate: Certificate, backend: Backend) throws(BackendError) {
+        try self.init(certificate: certificate, backend: backend.implementation)
+    }
+
+    /// The pin of `certificate`'s key, its SHA-256 computed by a backend implementation.
+    package init(certificate: Certificate, backend: any TrustBackend) throws(BackendError) {
         self.digest = try backend.digest(.sha256, of: certificate.publicKey.derEncoded)
     }
 

@@ -14,7 +14,7 @@ public struct SkippedCertificate: Sendable, Hashable, CustomStringConvertible {
     public var reason: String
 
     /// Creates a record.
-    public init(source: String, index: Int, reason: String) {
+    package init(source: String, index: Int, reason: String) {
         self.source = source
         self.index = index
         self.reason = reason

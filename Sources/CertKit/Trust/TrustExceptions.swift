@@ -56,7 +56,7 @@ public struct TrustExceptions: Sendable, Hashable, Codable {
 /// Lowercase hexadecimal.
 package enum Hex {
     /// Encodes bytes as lowercase hex.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(bytes.count * 2)
@@ -68,7 +68,7 @@ package enum Hex {
     }
 
     /// Decodes hex (either case, optional `:` separators); nil when malformed.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         let chars = Array(text.utf8).filter { $0 != UInt8(ascii: ":") }
         guard chars.count % 2 == 0 else { return nil }
         var out = [UInt8]()

@@ -18,7 +18,7 @@ public struct TrustError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: TrustErrorCode { check.errorCode }
 
     /// Creates an error.
-    public init(check: TrustCheck, certificateIndex: Int, message: String, rule: TrustRule? = nil) {
+    package init(check: TrustCheck, certificateIndex: Int, message: String, rule: TrustRule? = nil) {
         self.check = check
         self.certificateIndex = certificateIndex
         self.message = message
@@ -84,7 +84,7 @@ public struct TrustReport: Sendable, Hashable {
     public var policyResults: [PolicyResult]
 
     /// Creates a report.
-    public init(
+    package init(
         result: TrustResultType, chain: [Certificate], checks: [Set<TrustCheck>], error: TrustError?,
         backend: String, policy: TrustPolicy, verifyDate: Date, pathsTried: Int, notes: [String] = [],
         policyResults: [PolicyResult]? = nil,

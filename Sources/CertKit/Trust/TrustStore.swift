@@ -26,13 +26,13 @@ import Foundation
 /// alike: it is never ignored, and never overwritten. A missing directory or file is an empty store.
 public final class TrustStore: Sendable {
     /// The format version this certkit reads and writes.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
     /// The data file's name in the store directory.
-    public static let fileName = "trust-store.json"
+    package static let fileName = "trust-store.json"
     /// The lock file's name in the store directory.
-    public static let lockFileName = "trust-store.lock"
+    package static let lockFileName = "trust-store.lock"
     /// The environment variable that names the store directory.
-    public static let environmentVariable = "CERTKIT_STORE"
+    package static let environmentVariable = "CERTKIT_STORE"
 
     /// One certificate of the store and its settings.
     public struct Entry: Sendable, Hashable {
@@ -44,7 +44,7 @@ public final class TrustStore: Sendable {
         public var constraints: [TrustSettings.UsageConstraint]
 
         /// Creates an entry.
-        public init(certificate: Certificate, sha256: [UInt8], constraints: [TrustSettings.UsageConstraint]) {
+        package init(certificate: Certificate, sha256: [UInt8], constraints: [TrustSettings.UsageConstraint]) {
             self.certificate = certificate
             self.sha256 = sha256
             self.constraints = constraints
@@ -68,7 +68,14 @@ public final class TrustStore: Sendable {
 
     /// A store in `directory` (nothing is read or created until used). `backend` computes the certificates'
     /// SHA-256; `limits` bounds the store file (``Limits/maxInputBytes``) and the certificates in it.
-    public init(
+    public convenience init(
+        directory: String, backend: Backend, limits: Limits = .default, lockTimeout: Duration = .seconds(30)
+    ) {
+        self.init(directory: directory, backend: backend.implementation, limits: limits, lockTimeout: lockTimeout)
+    }
+
+    /// A store in `directory` whose SHA-256 a backend implementation computes.
+    package init(
         directory: String, backend: any TrustBackend, limits: Limits = .default, lockTimeout: Duration = .seconds(30)
     ) {
         self.directory = directory
@@ -78,9 +85,9 @@ public final class TrustStore: Sendable {
     }
 
     /// The data file's path.
-    public var path: String { (directory as NSString).appendingPathComponent(Self.fileName) }
+    package var path: String { (directory as NSString).appendingPathComponent(Self.fileName) }
     /// The lock file's path.
-    public var lockPath: String { (directory as NSString).appendingPathComponent(Self.lockFileName) }
+    package var lockPath: String { (directory as NSString).appendingPathComponent(Self.lockFileName) }
 
     /// The default store directory: `$CERTKIT_STORE` when set, else `$XDG_DATA_HOME/certkit` (when that is an
     /// absolute path, as the XDG specification requires), else `$HOME/.local/share/certkit`; nil without `HOME`.
@@ -128,7 +135,7 @@ public final class TrustStore: Sendable {
     }
 
     /// True when `text` can be a SHA-256 prefix: 4 to 64 hex digits (`:` separators allowed).
-    public static func isSHA256Prefix(_ text: String) -> Bool {
+    package static func isSHA256Prefix(_ text: String) -> Bool {
         let digits = normalizedPrefix(text)
         return (4...64).contains(digits.count) && digits.allSatisfy(\.isHexDigit)
     }

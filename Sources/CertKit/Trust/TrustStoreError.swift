@@ -6,7 +6,7 @@ public struct TrustStoreError: Error, Sendable, Hashable, CustomStringConvertibl
         /// a missing or mistyped key, a certificate that does not decode or whose SHA-256 is not the one recorded,
         /// an invalid setting. The file is left untouched.
         case corrupt
-        /// The store was written by a newer certkit (a format version above ``TrustStore/formatVersion``). It is
+        /// The store was written by a newer certkit (a format version above `TrustStore/formatVersion`). It is
         /// neither read nor overwritten.
         case newerFormat
         /// The store file (or its directory) cannot be read: permission denied, not a regular file, an I/O error.
@@ -32,7 +32,7 @@ public struct TrustStoreError: Error, Sendable, Hashable, CustomStringConvertibl
     public var problem: String
 
     /// Creates an error.
-    public init(_ kind: Kind, file: String, problem: String) {
+    package init(_ kind: Kind, file: String, problem: String) {
         self.kind = kind
         self.file = file
         self.problem = problem

@@ -2,21 +2,21 @@ import Foundation
 
 extension TrustStore {
     /// What an export wrote and what it left out.
-    public struct Export: Sendable, Hashable {
+    package struct Export: Sendable, Hashable {
         /// A certificate left out, and why.
-        public struct Skipped: Sendable, Hashable {
+        package struct Skipped: Sendable, Hashable {
             /// The entry.
-            public var entry: Entry
+            package var entry: Entry
             /// Why it was not exported.
-            public var reason: String
+            package var reason: String
         }
 
         /// The anchors exported, in store order.
-        public var included: [Entry]
+        package var included: [Entry]
         /// The certificates left out.
-        public var skipped: [Skipped]
+        package var skipped: [Skipped]
         /// The files written (one bundle, or one file per anchor in a directory).
-        public var files: [String]
+        package var files: [String]
     }
 
     /// Why `entry` is not exported as an anchor, or nil when it is. A PEM bundle or an OpenSSL directory can say
@@ -24,7 +24,7 @@ extension TrustStore {
     /// or `trustAsRoot` setting (no policy, no host) and no `deny` setting; certificates trusted only for a policy
     /// or host, distrusted, or carrying only `unspecified` settings are left out (allowed errors are not exported).
     /// ``exportSelection()`` also leaves out a certificate denied through another one of the store.
-    public static func exportExclusionReason(_ entry: Entry) -> String? {
+    package static func exportExclusionReason(_ entry: Entry) -> String? {
         if entry.constraints.contains(where: { $0.result == .deny }) { return "it has a deny setting" }
         let anchors = entry.constraints.filter { $0.result.isAnchor && $0.result.isValid(for: entry.certificate) }
         if anchors.contains(where: { $0.policy == nil && $0.host == nil }) { return nil }
@@ -38,7 +38,7 @@ extension TrustStore {
     /// (``exportExclusionReason(_:)``).
     /// A certificate that shares an identity with one that has a deny setting (`CertificateIdentity`: the same
     /// issuer and serial, or the same subject and key) is left out too: an evaluation denies it.
-    public func exportSelection() throws(TrustStoreError) -> Export {
+    package func exportSelection() throws(TrustStoreError) -> Export {
         var export = Export(included: [], skipped: [], files: [])
         let entries = try entries()
         let denied = entries.filter { $0.constraints.contains { $0.result == .deny } }.map(\.certificate)
@@ -60,7 +60,7 @@ extension TrustStore {
 
     /// The exported anchors as one PEM bundle (each preceded by `#` lines with its subject and SHA-256, which
     /// OpenSSL, GnuTLS and curl skip), and what it holds.
-    public func pemBundle() throws(TrustStoreError) -> (bytes: [UInt8], export: Export) {
+    package func pemBundle() throws(TrustStoreError) -> (bytes: [UInt8], export: Export) {
         let export = try exportSelection()
         var text = ""
         for entry in export.included {
@@ -76,7 +76,7 @@ extension TrustStore {
     /// `gnutls_certificate_set_x509_trust_file`), atomically: the old file stays whole until the new one replaces
     /// it.
     @discardableResult
-    public func exportPEMBundle(to file: String) throws(TrustStoreError) -> Export {
+    package func exportPEMBundle(to file: String) throws(TrustStoreError) -> Export {
         var (bytes, export) = try pemBundle()
         try Self.checkParent(of: file)
         try TrustStoreFiles.replace(file, with: bytes)
@@ -91,7 +91,7 @@ extension TrustStore {
     /// The directory is created when missing. An existing one must hold nothing but such files (an earlier
     /// export): they are replaced, each atomically, and the ones no longer exported are removed.
     @discardableResult
-    public func exportOpenSSLDirectory(
+    package func exportOpenSSLDirectory(
         to directory: String, subjectHash: (Certificate) throws(BackendError) -> UInt32
     ) throws(TrustStoreError) -> Export {
         var export = try exportSelection()

@@ -1,7 +1,7 @@
 /// OpenSSL-style short names for attribute types, as used in RFC 4514 strings.
 package enum AttributeNames {
     /// Short name by dotted OID.
-    public static let shortNames: [String: String] = [
+    package static let shortNames: [String: String] = [
         "2.5.4.3": "CN", "2.5.4.4": "SN", "2.5.4.5": "serialNumber", "2.5.4.6": "C", "2.5.4.7": "L",
         "2.5.4.8": "ST", "2.5.4.9": "street", "2.5.4.10": "O", "2.5.4.11": "OU", "2.5.4.12": "title",
         "2.5.4.13": "description", "2.5.4.15": "businessCategory", "2.5.4.17": "postalCode",
@@ -15,5 +15,5 @@ package enum AttributeNames {
     ]
 
     /// The short name for `oid`, or the dotted OID itself.
-    public static func name(for oid: String) -> String { shortNames[oid] ?? oid }
+    package static func name(for oid: String) -> String { shortNames[oid] ?? oid }
 }

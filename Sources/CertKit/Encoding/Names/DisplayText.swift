@@ -20,7 +20,7 @@
 /// UTF-8 bytes (`\1B`, `\E2\80\AE`) so that the name stays valid RFC 4514.
 package enum DisplayText {
     /// True when `scalar` must not be shown raw (see the type's documentation for the list).
-    public static func needsEscaping(_ scalar: Unicode.Scalar) -> Bool {
+    package static func needsEscaping(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         if value < 0x20 || (0x7F...0x9F).contains(value) { return true }
         if value < 0xA0 { return false }
@@ -33,7 +33,7 @@ package enum DisplayText {
     /// `text` safe to print: `\` becomes `\\`; C0 controls, DEL and C1 controls become `\xNN` (two lowercase
     /// hex digits); every other scalar that ``needsEscaping(_:)`` becomes `\u{NNNN}` (lowercase hex, at least
     /// four digits). Everything else, including other non-ASCII text, is kept as it is.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { $0 == "\\" || needsEscaping($0) }) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)

@@ -1,13 +1,13 @@
 /// CertID (RFC 6960 §4.1.1): a certificate named by its serial number and hashes of its issuer's name and key.
-public struct OCSPCertID: Sendable, Hashable {
+package struct OCSPCertID: Sendable, Hashable {
     /// The hash algorithm, when it is one certkit computes (SHA-1 or SHA-256); nil for any other (never matches).
-    public let hashAlgorithm: DigestAlgorithm?
+    package let hashAlgorithm: DigestAlgorithm?
     /// The hash of the issuer's subject name (DER).
-    public let issuerNameHash: [UInt8]
+    package let issuerNameHash: [UInt8]
     /// The hash of the issuer's subjectPublicKey BIT STRING value.
-    public let issuerKeyHash: [UInt8]
+    package let issuerKeyHash: [UInt8]
     /// The certificate's serial number (content octets, as in ``Certificate/serialNumber``).
-    public let serialNumber: [UInt8]
+    package let serialNumber: [UInt8]
 
     /// True when this certID names `certificate` issued by `issuer`; the hashes are computed by `backend`.
     func names(_ certificate: Certificate, issuedBy issuer: Certificate, backend: any TrustBackend) throws(BackendError) -> Bool {

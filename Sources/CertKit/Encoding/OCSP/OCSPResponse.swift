@@ -1,5 +1,5 @@
 /// An OCSP response (RFC 6960 §4.2.1), parsed by the core. Only ``OCSPResponseStatus/successful`` responses of
-/// type id-pkix-ocsp-basic carry an answer (``basic``); the core validates the answer before using it (the
+/// type id-pkix-ocsp-basic carry an answer (`basic`); the core validates the answer before using it (the
 /// revocation check): its signature (verified by the backend), its signer, its certID and its update times.
 ///
 /// Two responses are equal exactly when their DER encodings are byte-identical.
@@ -9,7 +9,7 @@ public struct OCSPResponse: Sendable, Hashable {
     /// The responseStatus.
     public let status: OCSPResponseStatus
     /// The BasicOCSPResponse, present exactly when ``status`` is ``OCSPResponseStatus/successful``.
-    public let basic: BasicOCSPResponse?
+    package let basic: BasicOCSPResponse?
 
     /// Parses one DER OCSPResponse; trailing bytes are an error, and so is a successful response of another type
     /// than id-pkix-ocsp-basic.

@@ -2,9 +2,9 @@ import Foundation
 
 /// One SingleResponse (RFC 6960 §4.2.1): the status of the certificate its certID names, and when that status
 /// was known to be correct.
-public struct OCSPSingleResponse: Sendable, Hashable {
+package struct OCSPSingleResponse: Sendable, Hashable {
     /// The status of one certificate.
-    public enum CertStatus: Sendable, Hashable {
+    package enum CertStatus: Sendable, Hashable {
         /// Not revoked.
         case good
         /// Revoked at the given time.
@@ -14,13 +14,13 @@ public struct OCSPSingleResponse: Sendable, Hashable {
     }
 
     /// Which certificate this answer is about.
-    public let certID: OCSPCertID
+    package let certID: OCSPCertID
     /// Its status.
-    public let status: CertStatus
+    package let status: CertStatus
     /// thisUpdate.
-    public let thisUpdate: Date
+    package let thisUpdate: Date
     /// nextUpdate, when present.
-    public let nextUpdate: Date?
+    package let nextUpdate: Date?
     /// Critical singleExtensions certkit does not implement: an answer with any is not used.
-    public let unsupportedCriticalExtensions: [String]
+    package let unsupportedCriticalExtensions: [String]
 }

@@ -12,7 +12,7 @@ package enum Base64 {
     }()
 
     /// Standard base64 with padding.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         String(decoding: encodeBytes(bytes), as: UTF8.self)
     }
 
@@ -55,7 +55,7 @@ package enum Base64 {
     }
 
     /// Decodes standard base64 (padding optional, no whitespace); nil when malformed.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         let bytes = Array(text.utf8)
         guard !bytes.contains(where: { decodeTable[Int($0)] == 0xFE }) else { return nil }
         return decode(bytes, from: 0, to: bytes.count)

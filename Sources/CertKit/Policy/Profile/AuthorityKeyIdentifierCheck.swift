@@ -5,9 +5,9 @@
 /// - `TrustRules/rootAuthorityKeyIdentifier` (webpki): a self-signed anchor's authorityKeyIdentifier, when
 ///   present, holds only a keyIdentifier, equal to its own subjectKeyIdentifier.
 package struct AuthorityKeyIdentifierCheck: PathCheck {
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         for (index, certificate) in context.certificates.enumerated() {
             let extensions = certificate.extensions
             let encoded = extensions.first(ExtensionOID.authorityKeyIdentifier)

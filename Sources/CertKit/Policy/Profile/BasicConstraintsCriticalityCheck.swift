@@ -2,9 +2,9 @@
 /// basicConstraints critical (RFC 5280 §4.2.1.9); under webpki the anchor is taken as given
 /// (`PathContext/appliesCAProfileRules(at:)`).
 package struct BasicConstraintsCriticalityCheck: PathCheck {
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         guard context.enforces(TrustRules.caBasicConstraintsCritical) else { return }
         for (index, certificate) in context.certificates.enumerated()
         where certificate.extensions.basicConstraints?.isCA == true

@@ -3,10 +3,10 @@
 /// entry (IPv4 dotted quad without leading zeros, IPv6 in RFC 5952 form), or a dNSName compared
 /// case-insensitively as ASCII (so a U-label commonName never matches its A-label).
 package struct CommonNameInSANCheck: PathCheck {
-    public init() {}
+    package init() {}
 
     /// True when `commonName` is the canonical text of one of `names`.
-    public static func isListed(_ commonName: String, in names: [GeneralName]) -> Bool {
+    package static func isListed(_ commonName: String, in names: [GeneralName]) -> Bool {
         names.contains { name in
             switch name {
             case .ipAddress(let bytes): return (bytes.count == 4 || bytes.count == 16) && commonName == IPAddressFormatting.string(bytes)
@@ -16,7 +16,7 @@ package struct CommonNameInSANCheck: PathCheck {
         }
     }
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         guard context.enforces(TrustRules.commonNameInSAN), context.leafIsIssued, let leaf = context.certificates.first
         else { return }
         let names = leaf.extensions.subjectAlternativeNames ?? []

@@ -10,9 +10,9 @@ package struct ExtensionCriticalityCheck: PathCheck {
         ExtensionOID.subjectDirectoryAttributes, ExtensionOID.freshestCRL, ExtensionOID.subjectInfoAccess,
     ]
 
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         for (index, certificate) in context.certificates.enumerated() {
             for encoded in certificate.extensions.all {
                 if encoded.oid == ExtensionOID.authorityInfoAccess, encoded.isCritical,

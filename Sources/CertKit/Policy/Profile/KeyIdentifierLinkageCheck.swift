@@ -2,9 +2,9 @@
 /// differs from its issuer's subjectKeyIdentifier is not issued by it. `ChainBuilder` never makes such a link,
 /// so this check only guards against a path that was built some other way.
 package struct KeyIdentifierLinkageCheck: PathCheck {
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         let certificates = context.certificates
         for index in certificates.indices.dropLast() {
             if let aki = certificates[index].extensions.authorityKeyIdentifier,

@@ -6,9 +6,9 @@
 /// - `TrustRules/intermediateExtendedKeyUsage`: under the SSL policies an intermediate's extendedKeyUsage, when
 ///   present, lists the purpose itself (BR §7.1.2.10.6: anyExtendedKeyUsage alone is not a TLS subordinate CA).
 package struct LeafExtendedKeyUsageCheck: PathCheck {
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         guard let leaf = context.certificates.first else { return }
         if let server = context.policy.sslServer, context.leafIsIssued, context.enforces(TrustRules.leafExtendedKeyUsage) {
             let purpose = server ? ExtendedKeyUsageOID.serverAuth : ExtendedKeyUsageOID.clientAuth

@@ -3,9 +3,9 @@
 /// for a server, digitalSignature or keyAgreement for a client — as OpenSSL's `sslserver`/`sslclient` purposes
 /// and pyca/cryptography require. (An empty keyUsage never decodes: RFC 5280 §4.2.1.3 requires a bit set.)
 package struct LeafKeyUsageCheck: PathCheck {
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         guard let server = context.policy.sslServer, context.enforces(TrustRules.tlsLeafKeyUsage),
               let usage = context.certificates.first?.extensions.keyUsage else { return }
         let allowed: KeyUsage = server ? [.digitalSignature, .keyEncipherment, .keyAgreement] : [.digitalSignature, .keyAgreement]

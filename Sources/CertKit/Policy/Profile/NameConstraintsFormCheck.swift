@@ -4,9 +4,9 @@
 /// with neither permitted nor excluded subtrees (`TrustRules/nameConstraintsNotEmpty`), or with a dNSName
 /// subtree that starts with a period (`TrustRules/nameConstraintsDNSForm`).
 package struct NameConstraintsFormCheck: PathCheck {
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         for (index, certificate) in context.certificates.enumerated() {
             let extensions = certificate.extensions
             guard let constraints = extensions.nameConstraints else { continue }

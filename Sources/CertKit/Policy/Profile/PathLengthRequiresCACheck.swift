@@ -3,9 +3,9 @@
 /// pathLenConstraint field unless the cA boolean is asserted and the key usage extension asserts the keyCertSign
 /// bit").
 package struct PathLengthRequiresCACheck: PathCheck {
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         guard context.enforces(TrustRules.pathLengthRequiresCA) else { return }
         for (index, certificate) in context.certificates.enumerated() {
             guard let constraints = certificate.extensions.basicConstraints, constraints.pathLength != nil else { continue }

@@ -11,9 +11,9 @@
 package struct PolicyConstraintsCheck: PathCheck {
     static let anyPolicy = PolicyGraph.anyPolicy
 
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         let certificates = context.certificates
         if context.enforces(TrustRules.policyConstraintsCritical) {
             for (index, certificate) in certificates.enumerated()

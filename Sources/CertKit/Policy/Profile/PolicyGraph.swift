@@ -1,20 +1,20 @@
 /// What RFC 5280 §6.1 certificate-policy processing reads from one certificate of the path.
 package struct PolicyCertificate: Sendable, Hashable {
     /// certificatePolicies policy OIDs (empty: the extension is absent, or names nothing).
-    public var policies: [String]
+    package var policies: [String]
     /// policyMappings (empty: absent).
-    public var mappings: [PolicyMapping]
+    package var mappings: [PolicyMapping]
     /// policyConstraints requireExplicitPolicy.
-    public var requireExplicitPolicy: Int?
+    package var requireExplicitPolicy: Int?
     /// policyConstraints inhibitPolicyMapping.
-    public var inhibitPolicyMapping: Int?
+    package var inhibitPolicyMapping: Int?
     /// inhibitAnyPolicy.
-    public var inhibitAnyPolicy: Int?
+    package var inhibitAnyPolicy: Int?
     /// Subject and issuer are the same name.
-    public var isSelfIssued: Bool
+    package var isSelfIssued: Bool
 
     /// Creates a value.
-    public init(
+    package init(
         policies: [String] = [], mappings: [PolicyMapping] = [], requireExplicitPolicy: Int? = nil,
         inhibitPolicyMapping: Int? = nil, inhibitAnyPolicy: Int? = nil, isSelfIssued: Bool = false
     ) {
@@ -27,7 +27,7 @@ package struct PolicyCertificate: Sendable, Hashable {
     }
 
     /// What `certificate` carries (an extension that does not decode counts as absent: it fails on its own).
-    public init(_ certificate: Certificate) {
+    package init(_ certificate: Certificate) {
         let extensions = certificate.extensions
         self.init(
             policies: extensions.certificatePolicies, mappings: extensions.policyMappings ?? [],
@@ -47,35 +47,35 @@ package struct PolicyCertificate: Sendable, Hashable {
 /// `TrustCheck.resourceLimit`).
 package struct PolicyGraph: Sendable, Hashable {
     /// The anyPolicy OID.
-    public static let anyPolicy = "2.5.29.32.0"
+    package static let anyPolicy = "2.5.29.32.0"
 
     /// One node.
-    public struct Node: Sendable, Hashable {
+    package struct Node: Sendable, Hashable {
         /// valid_policy.
-        public var policy: String
+        package var policy: String
         /// expected_policy_set: the policies of the next certificate that this node stands for (its own policy,
         /// or what a policy mapping maps it to), in order, without repeats.
-        public var expected: [String]
+        package var expected: [String]
         /// The indices of its parents in the level above.
-        public var parents: [Int]
+        package var parents: [Int]
         /// Deleted by §6.1.4(b)(2) or pruned.
-        public var isDeleted = false
+        package var isDeleted = false
     }
 
     /// The nodes of one depth, and where each valid_policy is.
-    public struct Level: Sendable, Hashable {
+    package struct Level: Sendable, Hashable {
         /// The nodes, deleted ones included (indices stay stable).
-        public var nodes: [Node] = []
+        package var nodes: [Node] = []
         var index: [String: Int] = [:]
 
         /// The live node whose valid_policy is `policy`.
-        public func node(_ policy: String) -> Node? { index[policy].map { nodes[$0] } }
+        package func node(_ policy: String) -> Node? { index[policy].map { nodes[$0] } }
 
         /// The valid_policy of every live node, in creation order.
-        public var policies: [String] { nodes.filter { !$0.isDeleted }.map(\.policy) }
+        package var policies: [String] { nodes.filter { !$0.isDeleted }.map(\.policy) }
 
         /// True when no node is live.
-        public var isEmpty: Bool { index.isEmpty }
+        package var isEmpty: Bool { index.isEmpty }
 
         /// For each policy of an expected_policy_set, the live nodes expecting it, in node order.
         func byExpected() -> [String: [Int]] {
@@ -98,17 +98,17 @@ package struct PolicyGraph: Sendable, Hashable {
     }
 
     /// Processing stopped: the graph would have more than `maxNodes` nodes.
-    public struct TooLarge: Error, Sendable, Hashable {}
+    package struct TooLarge: Error, Sendable, Hashable {}
 
     /// Depth 0 (the anyPolicy root) to the deepest depth processed; empty once the graph is NULL.
-    public private(set) var levels: [Level]
+    package private(set) var levels: [Level]
     /// Nodes made so far, deleted ones included.
-    public private(set) var nodeCount = 1
+    package private(set) var nodeCount = 1
     /// The most nodes the graph may ever have.
-    public let maxNodes: Int
+    package let maxNodes: Int
 
     /// §6.1.2(a): one anyPolicy node, expecting anyPolicy.
-    public init(maxNodes: Int) {
+    package init(maxNodes: Int) {
         var root = Level()
         root.add(Node(policy: Self.anyPolicy, expected: [Self.anyPolicy], parents: []))
         self.levels = [root]
@@ -117,19 +117,19 @@ package struct PolicyGraph: Sendable, Hashable {
 
     /// True when the graph is NULL (RFC 5280's empty valid_policy_tree). Nodes above the deepest level only
     /// live through their descendants, so the graph is NULL exactly when its deepest level is empty.
-    public var isNull: Bool { levels.last?.isEmpty ?? true }
+    package var isNull: Bool { levels.last?.isEmpty ?? true }
 
     /// The valid_policy of each node at the deepest depth: the authorities-constrained policy set (anyPolicy in
     /// it stands for every policy).
-    public var validPolicies: [String] { levels.last?.policies ?? [] }
+    package var validPolicies: [String] { levels.last?.policies ?? [] }
 
     /// §6.1.3(e): the certificate has no certificatePolicies.
-    public mutating func makeNull() { levels = [] }
+    package mutating func makeNull() { levels = [] }
 
     /// §6.1.3(d)(1)–(2): the level for a certificate with `policies` (not empty). `anyPolicyAllowed`:
     /// inhibit_anyPolicy > 0, or the certificate is self-issued and not the last. (§6.1.3(d)(3)'s pruning of
     /// childless nodes above changes no later step and no verdict; `pruned()` does it on demand.)
-    public mutating func addLevel(policies: [String], anyPolicyAllowed: Bool) throws(TooLarge) {
+    package mutating func addLevel(policies: [String], anyPolicyAllowed: Bool) throws(TooLarge) {
         guard let previous = levels.last, !previous.isEmpty else { return makeNull() }
         let expecting = previous.byExpected()
         var level = Level()
@@ -157,7 +157,7 @@ package struct PolicyGraph: Sendable, Hashable {
     /// §6.1.4(b) for the certificate of the deepest depth: its `mappings` (pairs naming anyPolicy excluded by
     /// the caller) set the expected policies of the nodes they map, or, when `inhibited` (policy_mapping = 0),
     /// delete those nodes.
-    public mutating func applyMappings(_ mappings: [PolicyMapping], inhibited: Bool) throws(TooLarge) {
+    package mutating func applyMappings(_ mappings: [PolicyMapping], inhibited: Bool) throws(TooLarge) {
         guard var level = levels.popLast() else { return }
         defer { levels.append(level) }
         var order: [String] = []
@@ -182,7 +182,7 @@ package struct PolicyGraph: Sendable, Hashable {
 
     /// The graph with §6.1.3(d)(3)'s pruning done: every node above the deepest depth without a live child is
     /// deleted, repeatedly.
-    public func pruned() -> PolicyGraph {
+    package func pruned() -> PolicyGraph {
         var copy = self
         guard copy.levels.count > 1 else { return copy }
         for depth in stride(from: copy.levels.count - 2, through: 0, by: -1) {
@@ -209,16 +209,16 @@ package struct PolicyGraph: Sendable, Hashable {
 /// NULL. The three other inputs of §6.1.1 are `Options`.
 package enum PolicyProcessing {
     /// §6.1.1 (e), (f), (g): all false by default, as for trustd, OpenSSL and GnuTLS by default.
-    public struct Options: Sendable, Hashable {
+    package struct Options: Sendable, Hashable {
         /// initial-explicit-policy: a valid policy is required from the start.
-        public var initialExplicitPolicy = false
+        package var initialExplicitPolicy = false
         /// initial-policy-mapping-inhibit: policy mapping is not permitted.
-        public var initialPolicyMappingInhibit = false
+        package var initialPolicyMappingInhibit = false
         /// initial-any-policy-inhibit: anyPolicy is not processed.
-        public var initialAnyPolicyInhibit = false
+        package var initialAnyPolicyInhibit = false
 
         /// Creates options.
-        public init(
+        package init(
             initialExplicitPolicy: Bool = false, initialPolicyMappingInhibit: Bool = false,
             initialAnyPolicyInhibit: Bool = false
         ) {
@@ -229,7 +229,7 @@ package enum PolicyProcessing {
     }
 
     /// How processing ended.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         /// The path is valid; `explicitPolicy` is the final explicit_policy.
         case valid(explicitPolicy: Int)
         /// §6.1.3(f) or §6.1.5(g): explicit_policy is 0 and the graph is NULL at certificate `position`.
@@ -239,21 +239,21 @@ package enum PolicyProcessing {
     }
 
     /// The outcome and the graph as it stood at the end.
-    public struct Result: Sendable, Hashable {
-        public var outcome: Outcome
-        public var graph: PolicyGraph
+    package struct Result: Sendable, Hashable {
+        package var outcome: Outcome
+        package var graph: PolicyGraph
     }
 
     /// True when processing `certificates` can fail at all: explicit_policy can only reach 0 through a
     /// requireExplicitPolicy (or initial-explicit-policy), so without one the graph need not be built.
-    public static func canFail(_ certificates: [PolicyCertificate], options: Options = Options()) -> Bool {
+    package static func canFail(_ certificates: [PolicyCertificate], options: Options = Options()) -> Bool {
         options.initialExplicitPolicy || certificates.contains { $0.requireExplicitPolicy != nil }
     }
 
     /// Processes `certificates`, the path without its trust anchor in RFC 5280's order: the certificate the
     /// anchor issued first (position 0), the leaf last. Policy mappings naming anyPolicy (which §6.1.4(a)
     /// rejects; the caller reports them) are left out.
-    public static func process(
+    package static func process(
         _ certificates: [PolicyCertificate], options: Options = Options(), maxNodes: Int
     ) -> Result {
         let n = certificates.count

@@ -10,10 +10,10 @@ package struct PublicKeyProfileCheck: PathCheck {
     /// The curves the Baseline Requirements allow (certkit's names for them).
     static let allowedCurves: Set<String> = ["prime256v1", "secp384r1", "secp521r1"]
 
-    public init() {}
+    package init() {}
 
     /// The rule `algorithm` breaks, if any.
-    public static func brokenRule(_ algorithm: PublicKeyInfo.Algorithm) -> TrustRule? {
+    package static func brokenRule(_ algorithm: PublicKeyInfo.Algorithm) -> TrustRule? {
         switch algorithm {
         case .rsa(let bits):
             if bits < 2048 { return TrustRules.rsaModulusMinimum }
@@ -26,7 +26,7 @@ package struct PublicKeyProfileCheck: PathCheck {
         }
     }
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         guard context.enforces(TrustRules.keyAlgorithm) else { return }
         for (index, certificate) in context.certificates.enumerated() {
             if let rule = Self.brokenRule(certificate.publicKey.algorithm), context.enforces(rule) {

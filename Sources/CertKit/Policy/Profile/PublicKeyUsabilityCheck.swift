@@ -15,7 +15,7 @@ package struct PublicKeyUsabilityCheck: PathCheck {
     /// The curves Security.framework supports (certkit's names for them).
     static let appleCurves: Set<String> = ["prime192v1", "secp224r1", "prime256v1", "secp384r1", "secp521r1"]
 
-    public init() {}
+    package init() {}
 
     /// True when `algorithm` is one trustd can use.
     static func isAppleKeyAlgorithm(_ algorithm: PublicKeyInfo.Algorithm) -> Bool {
@@ -42,7 +42,7 @@ package struct PublicKeyUsabilityCheck: PathCheck {
         return isAppleKeyAlgorithm(algorithm) || isRFC5280OnlyKeyAlgorithm(algorithm)
     }
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         for (index, certificate) in context.certificates.enumerated() {
             let key = certificate.publicKey
             if let problem = key.encodingProblem, context.enforces(TrustRules.publicKeyEncoding) {

@@ -2,10 +2,10 @@
 /// most 20 octets long (RFC 5280 §4.1.2.2). A 20-octet value whose first bit is set is encoded in 21 octets with
 /// a leading zero; that is still 20 octets of value.
 package struct SerialNumberCheck: PathCheck {
-    public init() {}
+    package init() {}
 
     /// Nil when `serial` (the INTEGER's content octets) is acceptable, else why not.
-    public static func problem(_ serial: [UInt8]) -> String? {
+    package static func problem(_ serial: [UInt8]) -> String? {
         guard let first = serial.first else { return "empty" }
         if first & 0x80 != 0 { return "negative" }
         if serial.allSatisfy({ $0 == 0 }) { return "zero" }
@@ -13,7 +13,7 @@ package struct SerialNumberCheck: PathCheck {
         return valueOctets > 20 ? "\(valueOctets) octets long" : nil
     }
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         guard context.enforces(TrustRules.serialNumber) else { return }
         for (index, certificate) in context.certificates.enumerated() {
             if let problem = Self.problem(certificate.serialNumber) {

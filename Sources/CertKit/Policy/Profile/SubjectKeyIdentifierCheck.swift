@@ -3,9 +3,9 @@
 /// and none marks it critical
 /// (`TrustRules/subjectKeyIdentifierNotCritical`), RFC 5280 §4.2.1.2.
 package struct SubjectKeyIdentifierCheck: PathCheck {
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         for (index, certificate) in context.certificates.enumerated() {
             let extensions = certificate.extensions
             if context.enforces(TrustRules.subjectKeyIdentifierInCA), extensions.basicConstraints?.isCA == true,

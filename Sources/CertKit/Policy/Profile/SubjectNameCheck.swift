@@ -2,9 +2,9 @@
 /// cA) has a non-empty subject (`TrustRules/caSubjectNotEmpty`, RFC 5280 §4.1.2.6), and any other certificate
 /// with an empty subject carries a critical subjectAltName (`TrustRules/emptySubjectCriticalSAN`, §4.2.1.6).
 package struct SubjectNameCheck: PathCheck {
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         for (index, certificate) in context.certificates.enumerated() where certificate.subject.relativeNames.isEmpty {
             let isCA = index > 0 || certificate.extensions.basicConstraints?.isCA == true
             if isCA {

@@ -2,9 +2,9 @@
 /// only for policy processing (policyConstraints, policyMappings, inhibitAnyPolicy) decode. (An undecodable extension certkit
 /// understands is `MalformedExtension`.)
 package struct UnparseableExtensionCheck: PathCheck {
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         guard context.enforces(TrustRules.unparseableExtension) else { return }
         for (index, certificate) in context.certificates.enumerated() where !certificate.extensions.unparseable.isEmpty {
             findings.record(

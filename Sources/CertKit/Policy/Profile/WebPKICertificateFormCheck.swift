@@ -14,9 +14,9 @@ import Foundation
 ///   writes `critical FALSE` out: DER leaves a DEFAULT value out (X.690 §11.5), and Chrome and pyca/cryptography
 ///   refuse to parse such a certificate.
 package struct WebPKICertificateFormCheck: PathCheck {
-    public init() {}
+    package init() {}
 
-    public func check(_ context: PathContext, into findings: inout PathFindings) {
+    package func check(_ context: PathContext, into findings: inout PathFindings) {
         for (index, certificate) in context.certificates.enumerated() {
             let extensions = certificate.extensions
             let isCA = index > 0 || extensions.basicConstraints?.isCA == true

@@ -21,7 +21,7 @@ public struct TrustRule: Sendable, Hashable, CustomStringConvertible {
     private let profileBits: UInt8
 
     /// Creates a rule.
-    public init(_ id: String, _ check: TrustCheck, _ profiles: Set<TrustProfile>, _ reference: String, _ summary: String) {
+    package init(_ id: String, _ check: TrustCheck, _ profiles: Set<TrustProfile>, _ reference: String, _ summary: String) {
         self.id = id
         self.check = check
         self.profiles = profiles
@@ -34,10 +34,10 @@ public struct TrustRule: Sendable, Hashable, CustomStringConvertible {
     public func isEnforced(by profile: TrustProfile) -> Bool { profileBits & profile.bit != 0 }
 
     /// True when every profile enforces the rule.
-    public var isUniversal: Bool { profiles.count == TrustProfile.allCases.count }
+    package var isUniversal: Bool { profiles.count == TrustProfile.allCases.count }
 
     /// The enforcing profiles in the order of `TrustProfile.allCases`.
-    public var orderedProfiles: [TrustProfile] { TrustProfile.allCases.filter(profiles.contains) }
+    package var orderedProfiles: [TrustProfile] { TrustProfile.allCases.filter(profiles.contains) }
 
     /// How the rule is named in messages: `rule webpki.rsa-modulus-multiple-of-8 (profile webpki)`,
     /// `rule rfc5280.serial-number (profiles rfc5280, webpki)`, `rule rfc5280.validity (every profile)`.

@@ -5,16 +5,16 @@ package enum TrustRules {
     static let everyProfile = Set(TrustProfile.allCases)
 
     /// Every rule, in catalog order.
-    public static let all: [TrustRule] = rfc5280Rules + webPKIRules + appleRules + certkitRules
+    package static let all: [TrustRule] = rfc5280Rules + webPKIRules + appleRules + certkitRules
 
     /// The rule with identifier `id`, if any.
-    public static func rule(id: String) -> TrustRule? { byID[id] }
+    package static func rule(id: String) -> TrustRule? { byID[id] }
 
     private static let byID: [String: TrustRule] = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
 
     /// The rule a check is recorded under when its caller names none (tests, and checks whose only rule is
     /// certkit's own).
-    public static func generic(for check: TrustCheck) -> TrustRule {
+    package static func generic(for check: TrustCheck) -> TrustRule {
         genericByCheck[check] ?? libraryVerdict
     }
 
