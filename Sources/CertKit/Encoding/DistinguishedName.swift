@@ -5,13 +5,13 @@
 /// and the byte-equal issuer lookup never need them.
 public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     /// One attribute of a relative distinguished name, e.g. `CN=leaf.example`.
-    public struct Attribute: Sendable, Hashable {
+    package struct Attribute: Sendable, Hashable {
         /// The dotted OID of the attribute type.
-        public let oid: String
+        package let oid: String
         /// The DER tag of the value (e.g. 0x0C UTF8String, 0x13 PrintableString).
-        public let valueTag: UInt8
+        package let valueTag: UInt8
         /// The value decoded as text (for string types), or hex `#...` for others as RFC 4514 does.
-        public let value: String
+        package let value: String
 
         /// Creates an attribute.
         package init(oid: String, valueTag: UInt8, value: String) {
@@ -24,7 +24,7 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     /// The DER encoding of the whole Name (the SEQUENCE).
     public let derEncoded: [UInt8]
     /// The relative distinguished names in encoding order (most general first, as in the DER).
-    public var relativeNames: [[Attribute]] { attributes.value(decoding: derEncoded) }
+    package var relativeNames: [[Attribute]] { attributes.value(decoding: derEncoded) }
 
     private let attributes: DeferredAttributes
 

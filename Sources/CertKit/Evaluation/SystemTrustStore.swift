@@ -8,7 +8,7 @@ import Foundation
 public enum SystemTrustStore {
     /// Where distributions keep their PEM bundle: Debian/Ubuntu/Gentoo/Arch, Fedora/RHEL/CentOS (two forms),
     /// openSUSE, Alpine.
-    public static let candidatePaths = [
+    package static let candidatePaths = [
         "/etc/ssl/certs/ca-certificates.crt",
         "/etc/pki/tls/certs/ca-bundle.crt",
         "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",
@@ -17,7 +17,7 @@ public enum SystemTrustStore {
     ]
 
     /// The bundle in use, or nil when none was found.
-    public static var bundlePath: String? { loaded.path }
+    package static var bundlePath: String? { loaded.path }
 
     /// Why the system store is unavailable, in one line (nil when it loaded at least one certificate).
     public static var problem: String? { loaded.problem }

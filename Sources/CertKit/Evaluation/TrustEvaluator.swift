@@ -60,7 +60,7 @@ public final class TrustEvaluator: Sendable {
     }
 
     /// Result-cache counters: how many evaluations were served from the cache.
-    public var cacheStatistics: CacheStatistics {
+    package var cacheStatistics: CacheStatistics {
         guard let statistics = resultCache?.statistics else { return CacheStatistics() }
         return CacheStatistics(
             resultHits: statistics.hits, resultMisses: statistics.misses, resultEntries: statistics.entries)

@@ -52,13 +52,13 @@ extension TrustEvaluator {
     }
 
     /// Counters of the result cache, for tests and benchmarks.
-    public struct CacheStatistics: Sendable, Hashable {
+    package struct CacheStatistics: Sendable, Hashable {
         /// Evaluations answered from the result cache.
-        public var resultHits: Int
+        package var resultHits: Int
         /// Evaluations the result cache could not answer (0 when it is off).
-        public var resultMisses: Int
+        package var resultMisses: Int
         /// Distinct evaluations currently held.
-        public var resultEntries: Int
+        package var resultEntries: Int
 
         /// Creates statistics.
         package init(resultHits: Int = 0, resultMisses: Int = 0, resultEntries: Int = 0) {
