@@ -2,6 +2,9 @@
 # Builds and runs the benchmarks in release mode: raw C baselines and certkit in one run, medians over
 # repetitions, ratios against the baselines.
 #   Scripts/bench.sh [--json FILE] [--reps N] [--min-ms MS] [--only WORD] [--batch-chains N] [--batch-memory N]
+#   Scripts/bench.sh --results [OTHER OPTIONS]   also regenerates Benchmarks/RESULTS.md from this run (its rows and
+#                                               summaries, dated, with the machine and the libraries); the only
+#                                               place measured numbers are written down
 # `--only batch`: --batch throughput on fresh chains (1 and 2 workers) against a raw C loop, and resident memory
 # while --batch-memory lines (default 200,000) stream through the release binary.
 # `certkit-benchmarks --write-corpus DIR [--count N]` writes a generated mixed corpus (Scripts/batch-corpus.sh).
@@ -20,4 +23,16 @@ if ! python3 -c 'import cryptography.x509.verification' 2>/dev/null && [ ! -x .b
 fi
 swift build -c release --product certkit-benchmarks
 swift build -c release --product certkit   # the batch benchmark's memory run streams through the binary
-exec "$(swift build -c release --show-bin-path)/certkit-benchmarks" --fixtures Tests/Fixtures/scenarios "$@"
+bench="$(swift build -c release --show-bin-path)/certkit-benchmarks"
+if [ "${1:-}" = "--results" ]; then
+  shift
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' EXIT
+  "$bench" --fixtures Tests/Fixtures/scenarios --json "$work/rows.json" "$@" | tee "$work/output.txt"
+  python3 Scripts/bench_results.py "$work/rows.json" "$work/output.txt" "Scripts/bench.sh --results${*:+ $*}" \
+    > "$work/RESULTS.md"
+  mv "$work/RESULTS.md" Benchmarks/RESULTS.md
+  echo "bench.sh: wrote Benchmarks/RESULTS.md" >&2
+  exit 0
+fi
+exec "$bench" --fixtures Tests/Fixtures/scenarios "$@"

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Acquire/release atomics on an unmanaged reference, compiled into this module (ThreadSanitizer follows them; it
 /// cannot see `Mutex`'s futex on Linux, see `CacheLock`), and specialised, unlike `AtomicLazyReference`, whose
-/// generic calls into the Synchronization library cost about 30,000 instructions per evaluation. Two threads that
+/// generic calls into the Synchronization library were a visible share of an evaluation in a callgrind profile. Two threads that
 /// store at once both succeed in returning one value: the first stored; the other's is released.
 struct PublishedReference<Instance: AnyObject & Sendable>: ~Copyable, @unchecked Sendable {
     private let storage = Atomic<Unmanaged<Instance>?>(nil)

@@ -99,7 +99,7 @@ public struct Limits: Sendable, Hashable {
     /// counting those left out because they do not decode (``TrustEvaluation/skippedCertificates``).
     public var maxPoolCertificates: Int
     /// The most anchors: app anchors, certificates with trust settings and, unless `anchorsOnly`, the system
-    /// bundle. (Anchors are prepared eagerly by the OpenSSL backend, about 0.1 ms each: 1,000 keep that near 0.1 s.)
+    /// bundle. (Anchors are prepared eagerly by the OpenSSL backend, each costing a certificate import.)
     public var maxAnchors: Int
     /// The most name comparisons name-constraint checking may need on one candidate path: for each CA with
     /// constraints and each certificate below it, (its names) × (the CA's constraints), summed. OpenSSL and

@@ -22,7 +22,7 @@ final class OpenSSLPublicKey: @unchecked Sendable {
     deinit { EVP_PKEY_free(handle) }
 
     /// The key of `key` (a SubjectPublicKeyInfo the core decoded). OpenSSL 3.0's `d2i_PUBKEY` runs the decoder
-    /// framework (about 125 µs, more than an RSA verification, under a global lock), so the two kinds of key the
+    /// framework (costlier than an RSA verification, under a global lock), so the two kinds of key the
     /// web uses are built directly from the subjectPublicKey the core already split out: an rsaEncryption key
     /// with `d2i_PublicKey(EVP_PKEY_RSA)` (the RSAPublicKey, all of it consumed), a P-256/P-384/P-521 key as a
     /// copy of the curve's group template given the point, which OpenSSL checks is on the curve. Any other key, and
@@ -83,8 +83,8 @@ final class OpenSSLPublicKey: @unchecked Sendable {
     /// For each named curve, a key holding only the curve's group (domain parameters, no point), made once.
     ///
     /// Why: `EVP_PKEY_fromdata` builds the group from its name for every key (`EC_GROUP_new_by_curve_name_ex`:
-    /// the field and order Montgomery contexts and the generator, about 140,000 instructions, two thirds of making
-    /// a P-256 key); `EVP_PKEY_dup` of a template copies the group instead. nil for a curve whose template could
+    /// the field and order Montgomery contexts and the generator, most of the cost of making a P-256 key in a
+    /// callgrind profile); `EVP_PKEY_dup` of a template copies the group instead. nil for a curve whose template could
     /// not be made (its keys are then built with `EVP_PKEY_fromdata`).
     static let groupTemplates: [String: OpenSSLPublicKey?] = Dictionary(
         uniqueKeysWithValues: ["prime256v1", "secp384r1", "secp521r1"].map { group in
