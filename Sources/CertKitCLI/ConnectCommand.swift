@@ -8,6 +8,7 @@ import Foundation
 enum ConnectCommand: Command {
     static let name = "connect"
     static let summary = "connect to a TLS server and evaluate the chain it presents"
+    static let operands = OptionSpec.ValueKind.text
 
     /// The default bound on connecting plus the handshake, in seconds.
     static let defaultTimeout = 10.0

@@ -38,7 +38,7 @@ struct TrustStoreSpecialFileTests {
             ["trust", "show", "--json", "--store", store, prefix],
             ["trust", "export", "--store", store, "--format", "pem-bundle", scratch.file("bundle.pem")],
             ["trust", "export", "--store", store, "--format", "openssl-dir", scratch.file("certs")],
-            TrustFixtures.evaluateArguments + ["--trust-store", store, TrustFixtures.chain],
+            TrustFixtures.evaluateArguments + ["--store", store, TrustFixtures.chain],
         ]
     }
 
