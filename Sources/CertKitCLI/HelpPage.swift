@@ -107,9 +107,12 @@ struct HelpPage: Sendable {
         var lines: [String] = []
         for (index, usage) in usage.enumerated() {
             let prefix = index == 0 ? "usage: " : "       "
-            lines += Self.wrap(
-                words: Self.usageWords(usage), width: width, first: prefix,
-                rest: String(repeating: " ", count: prefix.count + 4))
+            let rest = String(repeating: " ", count: prefix.count + 4)
+            // A group too long for a line of its own is broken at its spaces after all.
+            let words = Self.usageWords(usage).flatMap { word in
+                word.count > width - rest.count ? word.split(separator: " ").map(String.init) : [word]
+            }
+            lines += Self.wrap(words: words, width: width, first: prefix, rest: rest)
         }
         for paragraph in Self.paragraphs(summary) {
             lines.append("")

@@ -5,7 +5,7 @@ import Glibc
 import Testing
 
 /// A FIFO, a directory or a device in place of the store file or its lock: every command that touches it fails at
-/// once with one line naming the file, and never waits (issue 26, item 12). Each run is the built binary under a
+/// once with one line naming the file, and never waits. Each run is the built binary under a
 /// watchdog, so a regression fails instead of hanging the suite.
 @Suite("trust store: special files", .serialized)
 struct TrustStoreSpecialFileTests {
