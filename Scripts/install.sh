@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds certkit in release mode with the Swift standard library and Foundation linked in statically (the binary
-# then needs only libc, OpenSSL and GnuTLS, not the Swift toolchain) and installs under PREFIX (default /usr/local):
+# then needs only the C and C++ runtimes, OpenSSL and GnuTLS, not the Swift toolchain) and installs under PREFIX
+# (default /usr/local):
 #
 #   bin/certkit
 #   share/man/man1/certkit.1                        certkit help --man

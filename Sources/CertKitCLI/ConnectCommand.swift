@@ -47,7 +47,10 @@ enum ConnectCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CLIError) -> ExitCode {
         guard arguments.positionals.count == 1, let text = arguments.positionals.first else {
-            throw .usage("one HOST[:PORT] expected, got \(arguments.positionals.count)", command: name)
+            throw .usage(
+                "one HOST[:PORT] expected, got \(arguments.positionals.count)"
+                    + (arguments.has("trust-store") ? " (a trust store is named by --trust-store=DIR or --store DIR)" : ""),
+                command: name)
         }
         guard let target = ConnectTarget(text) else {
             throw .usage("'\(text)' is not HOST[:PORT] (a port is 1-65535; write IPv6 as [ADDR]:PORT)", command: name)

@@ -41,6 +41,23 @@ struct HelpTests {
         #expect(tiny == Self.help(path, environment: ["COLUMNS": "\(HelpWidth.minimum)"]).stdoutText)
     }
 
+    @Test("on a terminal, --help wraps to the terminal's width (the built binary under a pseudo-terminal of 60 columns)")
+    func terminalWidth() throws {
+        let executable = try #require(BinaryTests.executable, "build the certkit product first")
+        // script(1) gives the command a pseudo-terminal; stty sets its width; COLUMNS is left unset.
+        let run = try ProcessRunner.run(
+            ["env", "-u", "COLUMNS", "script", "-q", "-e", "-c", "stty cols 60 rows 40; '\(executable)' evaluate --help", "/dev/null"])
+        #expect(run.status == 0, "\(run.stderrText)")
+        let lines = run.stdoutText.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("usage: certkit evaluate") == true, "\(lines.prefix(2))")
+        #expect(lines.allSatisfy { Self.fits($0, 60) }, "\(lines.filter { !Self.fits($0, 60) })")
+        #expect(lines.contains { $0.count > 50 }, "the lines use the terminal's width")
+        // The same binary into a pipe: 80 columns.
+        let piped = try ProcessRunner.run(["env", "-u", "COLUMNS", executable, "evaluate", "--help"])
+        #expect(piped.stdoutText.split(separator: "\n").contains { $0.count > 60 })
+        #expect(piped.stdoutText.split(separator: "\n").allSatisfy { Self.fits(String($0), 80) })
+    }
+
     @Test("the wrapper keeps words whole, indents continuation lines and keeps usage groups together")
     func wrapper() {
         #expect(HelpPage.wrap("aa bb cc dd", width: 5, first: "", rest: " ") == ["aa bb", " cc", " dd"])

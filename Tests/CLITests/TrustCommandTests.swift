@@ -339,6 +339,9 @@ struct EvaluateTrustStoreTests {
                              environment: ["CERTKIT_STORE": store])
         #expect(spaced.code == 2)
         #expect(spaced.stderr == "certkit: one CHAIN file expected, got 2 (a trust store is named by --trust-store=DIR or --store DIR) (see 'certkit evaluate --help')\n")
+        let connect = certkit(["connect", "--trust-store", store, "127.0.0.1:9"], environment: ["CERTKIT_STORE": store])
+        #expect(connect.code == 2)
+        #expect(connect.stderr == "certkit: one HOST[:PORT] expected, got 2 (a trust store is named by --trust-store=DIR or --store DIR) (see 'certkit connect --help')\n")
         // A file after --trust-store is the CHAIN, and the default store (here from CERTKIT_STORE) is used.
         let flag = certkit(TrustFixtures.evaluateArguments + ["--trust-store", TrustFixtures.chain],
                            environment: ["CERTKIT_STORE": store])
