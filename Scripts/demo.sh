@@ -32,7 +32,7 @@ step "A certificate for another host: SSLHostname fails (exit 10), the most comm
   evaluate --anchors Samples/root-ca.pem --intermediates Samples/intermediate-ca.pem --host localhost Samples/wrong-host.pem
 step "A self-signed certificate trusted as its own anchor, checked against an IP address." \
   evaluate --anchors Samples/self-signed.pem --host 127.0.0.1 Samples/self-signed.pem
-step "The wrong anchor: the chain does not reach it (AnchorTrusted fails), so nothing is trusted." \
+step "The wrong anchor: no path reaches it (the intermediate's issuer is unknown: MissingIntermediate), so no trust." \
   evaluate --anchors Samples/self-signed.pem --host localhost Samples/server-chain.pem
 # A trust store in a scratch directory: import the root once, then evaluate with the store's settings.
 store=$(mktemp -d)
