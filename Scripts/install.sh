@@ -35,6 +35,7 @@ done
 [ -n "$prefix" ] || { echo "install.sh: --prefix needs a directory" >&2; exit 2; }
 case "$prefix" in /*) ;; *) prefix="$PWD/$prefix" ;; esac
 
+Scripts/bootstrap.sh --build  # OpenSSL's and GnuTLS's headers, pkg-config, the CA bundle, the Public Suffix List
 stage=$(mktemp -d)
 temporaries=()
 cleanup() {

@@ -10,21 +10,28 @@ struct DocumentationTests {
         try String(contentsOf: FixtureLocator.url(relative), encoding: .utf8)
     }
 
-    @Test("the README names exactly the packages Scripts/bootstrap.sh installs")
+    /// The words of the bash array `name=(...)` in `script`.
+    static func array(_ name: String, in script: String) throws -> [String] {
+        let start = try #require(script.range(of: "\n\(name)=("), "bootstrap.sh has no \(name)")
+        let end = try #require(script[start.upperBound...].firstIndex(of: ")"))
+        return script[start.upperBound..<end].split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+
+    @Test("the README names exactly the packages Scripts/bootstrap.sh installs, in the same two groups")
     func packages() throws {
         let script = try Self.text("Scripts/bootstrap.sh")
-        let start = try #require(script.range(of: "packages=("))
-        let end = try #require(script[start.upperBound...].firstIndex(of: ")"))
-        let installed = script[start.upperBound..<end].split(whereSeparator: \.isWhitespace).map(String.init)
-        #expect(installed.contains("libssl-dev") && installed.contains("fish"), "\(installed)")
+        let build = try Self.array("build_packages", in: script), test = try Self.array("test_packages", in: script)
+        #expect(build.contains("libssl-dev") && test.contains("fish"), "\(build) \(test)")
 
         let readme = try Self.text("README.md")
         let requirements = try #require(readme.range(of: "Requirements: "), "the README has a Requirements line")
-        let rest = readme[requirements.upperBound...]
-        let open = try #require(rest.firstIndex(of: "`"))
-        let close = try #require(rest[rest.index(after: open)...].firstIndex(of: "`"))
-        let listed = rest[rest.index(after: open)..<close].split(whereSeparator: \.isWhitespace).map(String.init)
-        #expect(listed == installed, "README: \(listed), bootstrap.sh: \(installed)")
+        // The first two `code` spans of the paragraph: the build group, then the test group.
+        let paragraph = readme[requirements.upperBound...].prefix { $0 != "#" }
+        let spans = paragraph.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.offset % 2 == 1 }.map { $0.element.split(whereSeparator: \.isWhitespace).map(String.init) }
+        try #require(spans.count >= 2)
+        #expect(spans[0] == build, "README: \(spans[0]), bootstrap.sh: \(build)")
+        #expect(spans[1] == test, "README: \(spans[1]), bootstrap.sh: \(test)")
     }
 
     /// Every object key of a JSON document.
