@@ -137,7 +137,26 @@ struct ManPageCompletionTests {
 
     // MARK: zsh
 
-    @Test("zsh: the script parses and loads, and holds every command and option with its values")
+    /// `zsh -f drive.zsh FPATH LINE WORD...`: types LINE and a tab into an interactive zsh whose fpath holds the
+    /// completion, and prints what the terminal showed once every WORD appears (or after 20 s).
+    static let zshDriver = #"""
+        zmodload zsh/zpty
+        zpty z zsh -f -i
+        zpty -w z "fpath=($1 \$fpath); autoload -U compinit; compinit -u -D; PS1='> '; zstyle ':completion:*' menu no"
+        zpty -w -n z "$2"$'\t'
+        out=""
+        integer deadline=$(( SECONDS + 20 ))
+        while (( SECONDS < deadline )); do
+          if zpty -r -t z chunk; then out+=$chunk; else sleep 0.1; fi
+          integer seen=1
+          for word in "${@[3,-1]}"; do [[ $out == *"$word"* ]] || seen=0; done
+          (( seen )) && break
+        done
+        zpty -d z
+        print -r -- "$out"
+        """#
+
+    @Test("zsh: the script parses, loads and completes; it holds every command and option with its values")
     func zsh() throws {
         let directory = try TemporaryDirectory()
         let text = try Self.generated(["--completion", "zsh"])
@@ -150,6 +169,20 @@ struct ManPageCompletionTests {
             "fpath=($0 $fpath); autoload -U compinit; compinit -u -D; print -r -- ${_comps[certkit]}", directory.url.path,
         ])
         #expect(loaded.stdoutText == "_certkit\n", "\(loaded.stderrText)")
+        // Completion as a user gets it: an interactive zsh on a pseudo-terminal (zsh/zpty), a line and a tab.
+        let driver = try Self.file(Self.zshDriver, "drive.zsh", in: directory)
+        for (line, expected) in [
+            ("certkit evaluate --profile ", EvaluateOptions.profileNames),
+            ("certkit tr", ["trust"]),
+            ("certkit trust ", TrustCommand.subcommandNames),
+            ("certkit trust add --result ", ["trustRoot", "trustAsRoot", "deny", "unspecified"]),
+            ("certkit connect --tl", ["--tls"]),
+        ] {
+            let run = try ProcessRunner.run(["zsh", "-f", driver, directory.url.path, line] + expected, timeout: 60)
+            for word in expected {
+                #expect(run.stdoutText.contains(word), "zsh offers no \(word) for '\(line)': \(run.stdoutText)")
+            }
+        }
         for entry in Self.commands {
             let function = "_certkit_" + entry.path.replacingOccurrences(of: " ", with: "_")
             let start = try #require(text.range(of: "\n\(function)() {\n"), "no function for \(entry.path)")
