@@ -320,12 +320,27 @@ def main():
             print("explained by rule:", file=sys.stderr)
             for r, n in rules.most_common():
                 print("  %6d  %s" % (n, r), file=sys.stderr)
-    unexplained = sum(counts[c] for c in classify.FINDINGS)
-    gated = sum(counts[c] for c in a.gate.split(",") if c)
-    print("differential: seed %d: %d cases in %.0fs (%.1f/s): %s; UNEXPLAINED FINDINGS %d; out %s" % (
+    print("differential: seed %d: %d cases in %.0fs (%.1f/s): %s; %s; out %s" % (
         a.seed, len(indices), elapsed, len(indices) / max(elapsed, 1e-9),
-        ", ".join("%s %d" % (c, counts[c]) for c in classify.ORDER if counts[c]), unexplained, out))
-    return 1 if gated else 0
+        ", ".join("%s %d" % (c, counts[c]) for c in classify.ORDER if counts[c]), gate_verdict(counts, a.gate), out))
+    return 1 if sum(counts[c] for c in a.gate.split(",") if c) else 0
+
+
+def gate_verdict(counts, gate):
+    """The closing words of a run: the gate's verdict first; findings of classes the gate does not cover are
+    counted as printed, not gated (they never read as a failure when the gate passed)."""
+    gated_classes = [c for c in gate.split(",") if c]
+    gated = sum(counts[c] for c in gated_classes)
+    ungated = sum(counts[c] for c in classify.FINDINGS if c not in gated_classes)
+    if gated:
+        verdict = "GATE FAILED: %d finding(s) of the gated classes (%s)" % (
+            gated, ", ".join("%s %d" % (c, counts[c]) for c in gated_classes if counts[c]))
+    else:
+        verdict = "gate passed (%s)" % (", ".join(gated_classes) or "nothing gated")
+    if ungated:
+        verdict += "; %d finding(s) of ungated classes (%s), printed, not gated" % (
+            ungated, ", ".join("%s %d" % (c, counts[c]) for c in classify.FINDINGS if c not in gated_classes and counts[c]))
+    return verdict
 
 
 if __name__ == "__main__":

@@ -13,18 +13,24 @@ package struct BackendRegistry: Sendable {
         private let makeBackend: @Sendable (_ certificateCacheCapacity: Int) -> any TrustBackend
         private let makeTLSClient: @Sendable () -> any TLSChainFetcher
         private let makeIdentityImporter: @Sendable () -> any IdentityImporter
+        private let readLibraryVersion: @Sendable () -> String
 
-        /// Creates an entry.
+        /// Creates an entry; `libraryVersion` reads the version of the library the backend runs with.
         package init(
             name: String, backend: @escaping @Sendable (_ certificateCacheCapacity: Int) -> any TrustBackend,
             tlsClient: @escaping @Sendable () -> any TLSChainFetcher,
-            identityImporter: @escaping @Sendable () -> any IdentityImporter
+            identityImporter: @escaping @Sendable () -> any IdentityImporter,
+            libraryVersion: @escaping @Sendable () -> String = { "version unknown" }
         ) {
             self.name = name
             self.makeBackend = backend
             self.makeTLSClient = tlsClient
             self.makeIdentityImporter = identityImporter
+            self.readLibraryVersion = libraryVersion
         }
+
+        /// The name and version of the library this backend runs with, as the loaded library reports it.
+        package var libraryVersion: String { readLibraryVersion() }
 
         /// A new trust backend that keeps at most `certificateCacheCapacity` parsed certificate handles (0: none).
         package func backend(certificateCacheCapacity: Int = 256) -> any TrustBackend {
@@ -50,9 +56,9 @@ package struct BackendRegistry: Sendable {
     /// OpenSSL (the default) and GnuTLS.
     package static let standard = BackendRegistry(entries: [
         Entry(name: "openssl", backend: { OpenSSLBackend(certificateCacheCapacity: $0) }, tlsClient: { OpenSSLTLSClient() },
-              identityImporter: { OpenSSLIdentityImporter() }),
+              identityImporter: { OpenSSLIdentityImporter() }, libraryVersion: { OpenSSLLibraryVersion.runtime }),
         Entry(name: "gnutls", backend: { GnuTLSBackend(certificateCacheCapacity: $0) }, tlsClient: { GnuTLSTLSClient() },
-              identityImporter: { GnuTLSIdentityImporter() }),
+              identityImporter: { GnuTLSIdentityImporter() }, libraryVersion: { GnuTLSLibraryVersion.runtime }),
     ])
 
     /// What `--backend` takes to run every backend and compare their reports.

@@ -8,12 +8,9 @@ struct OptionSpec: Sendable {
     let repeatable: Bool
     /// One line of help.
     let help: String
-    /// True when the value is optional: `--name` alone is a flag, `--name=VALUE` gives a value, and so does a
-    /// following argument that ``takesNext`` accepts.
+    /// True when the value is optional: `--name` alone is a flag and `--name=VALUE` gives a value; the next
+    /// argument is never taken as the value (it may be a positional argument).
     var optionalValue = false
-    /// For an optional value: whether the next argument (one that does not start with `-`) is the value rather
-    /// than a positional argument.
-    var takesNext: (@Sendable (String) -> Bool)?
 
     /// A flag (no value).
     static func flag(_ name: String, _ help: String) -> OptionSpec {
@@ -25,13 +22,9 @@ struct OptionSpec: Sendable {
         OptionSpec(name: name, valueName: valueName, repeatable: repeatable, help: help)
     }
 
-    /// An option whose value is optional: `--name=VALUE`, or `--name VALUE` when `takesNext` accepts VALUE;
-    /// `--name` alone sets the flag.
-    static func optionalValue(
-        _ name: String, _ valueName: String, _ help: String, takesNext: @escaping @Sendable (String) -> Bool
-    ) -> OptionSpec {
-        OptionSpec(
-            name: name, valueName: valueName, repeatable: false, help: help, optionalValue: true, takesNext: takesNext)
+    /// An option whose value is optional and given only as `--name=VALUE`; `--name` alone sets the flag.
+    static func optionalValue(_ name: String, _ valueName: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, valueName: valueName, repeatable: false, help: help, optionalValue: true)
     }
 }
 
@@ -81,7 +74,7 @@ enum ArgumentParser {
                 continue
             }
             guard argument.hasPrefix("--") else {
-                throw .usage("unknown option '\(argument)'", command: command)
+                throw .usage(unknownOption(argument, options: options), command: command)
             }
             let body = argument.dropFirst(2)
             let name: String
@@ -93,7 +86,7 @@ enum ArgumentParser {
                 name = String(body)
             }
             guard let spec = options.first(where: { $0.name == name }) else {
-                throw .usage("unknown option '--\(name)'", command: command)
+                throw .usage(unknownOption("--" + name, options: options), command: command)
             }
             if spec.optionalValue {
                 if parsed.flags.contains(name) || parsed.values[name] != nil {
@@ -101,10 +94,6 @@ enum ArgumentParser {
                 }
                 if let inlineValue {
                     parsed.values[name] = [inlineValue]
-                } else if !optionsEnded, index < arguments.count, !arguments[index].hasPrefix("-"),
-                          spec.takesNext?(arguments[index]) == true {
-                    parsed.values[name] = [arguments[index]]
-                    index += 1
                 } else {
                     parsed.flags.insert(name)
                 }
@@ -136,18 +125,63 @@ enum ArgumentParser {
         return parsed
     }
 
-    /// Help text for a command: usage line, description and one line per option.
-    static func help(usage: String, summary: String, options: [OptionSpec], details: String = "") -> String {
-        var lines = ["usage: \(usage)", "", summary, "", "options:"]
-        let rendered = options.map { spec -> (String, String) in
-            let left = "--\(spec.name)" + (spec.valueName.map { spec.optionalValue ? " [\($0)]" : " \($0)" } ?? "")
-            return (left, spec.help + (spec.repeatable ? " (repeatable)" : ""))
-        } + [("-h, --help", "show this help")]
-        let width = rendered.map(\.0.count).max() ?? 0
-        for (left, right) in rendered {
-            lines.append("  " + left + String(repeating: " ", count: width - left.count + 2) + right)
+    /// The help page of a command: usage, description, one row per option, then `details`.
+    static func help(usage: String, summary: String, options: [OptionSpec], details: String = "") -> HelpPage {
+        HelpPage(usage: usage, summary: summary, options: options, details: details)
+    }
+
+    /// The message for an unknown option `argument` (`--name` or `-x`, any `=VALUE` removed): a password option
+    /// points to the two ways a password is given; a near miss of a known option is suggested.
+    static func unknownOption(_ argument: String, options: [OptionSpec]) -> String {
+        let message = "unknown option '\(argument)'"
+        let bare = String(argument.drop(while: { $0 == "-" }))
+        let names = options.map(\.name)
+        if bare.lowercased().hasPrefix("pass"), names.contains("password-file") {
+            return message + "; a password is never taken from the command line: use --password-file FILE or --password-env VAR"
         }
-        if !details.isEmpty { lines += ["", details] }
-        return lines.joined(separator: "\n") + "\n"
+        if !argument.hasPrefix("--"), names.contains(bare) {
+            return message + "; did you mean '--\(bare)'?"
+        }
+        return message + (Suggestion.closest(to: bare, among: names).map { "; did you mean '--\($0)'?" } ?? "")
+    }
+}
+
+/// "Did you mean": the known word closest to a mistyped one.
+enum Suggestion {
+    /// The candidate nearest `word` when it is near enough: at most one edit (insertion, deletion, substitution or
+    /// swap of neighbours) per three characters of the word, at least one; or, for a word of three characters or
+    /// more, the one candidate it begins. Ties go to the earlier candidate.
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        let limit = max(1, word.count / 3)
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let distance = editDistance(word, candidate)
+            if distance <= limit, distance < (best?.distance ?? .max) { best = (candidate, distance) }
+        }
+        if let best { return best.candidate }
+        let extended = candidates.filter { $0.hasPrefix(word) }
+        return word.count >= 3 && extended.count == 1 ? extended[0] : nil
+    }
+
+    /// The optimal-string-alignment distance between `a` and `b` (Levenshtein plus swaps of adjacent characters).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previousRow: [Int] = []
+        var row = Array(0...b.count)
+        for i in 1...a.count {
+            var next = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    next[j] = min(next[j], previousRow[j - 2] + 1)
+                }
+            }
+            previousRow = row
+            row = next
+        }
+        return row[b.count]
     }
 }

@@ -47,10 +47,11 @@ struct BatchOptions: Sendable {
     /// What `evaluate --help` says about `--batch`.
     static let evaluateHelp = """
         --batch FILE|-: each input line is one JSON object {"id": ..., "chain": [PEM text or base64 DER, leaf
-        first], "host" | "ip" | "email": ..., "policy": ..., "profile": ..., "at": ISO 8601}; only "chain" is
-        required, any other key is an error for that line. Anchors, trust settings, CRLs, pins, exceptions and the
-        backend come from the command line and are prepared once; a line's host/ip/email, policy, profile and at
-        replace the command line's. Each output line is the --json document on one line plus "id"; a bad line
+        first], "host" | "ip" | "email": ..., "policy": ..., "profile": ..., "at": ISO 8601, "ocsp": [base64 DER
+        OCSP responses]}; only "chain" is required, any other key is an error for that line (Docs/CLI.md, section
+        'Batch mode'). Anchors, trust settings, CRLs, pins, exceptions and the backend come from the command line
+        and are prepared once; a line's host/ip/email, policy, profile and at replace the command line's, its ocsp
+        responses join --ocsp-response's. Each output line is the --json document on one line plus "id"; a bad line
         gives {"error": {"code": ..., "message": ...}, "id": ..., "line": N} and the run goes on. Blank lines are
         skipped; a line may be at most 1 MiB. Exit code: 1 if any line was an error, else 3 if backends disagreed,
         else the worst verdict's code (13, 12, 11, 10), else 0. A progress line is shown on standard error when it
@@ -60,8 +61,8 @@ struct BatchOptions: Sendable {
     /// What `inspect --help` says about `--batch`.
     static let inspectHelp = """
         --batch FILE|-: each input line is one JSON object {"id": ..., "chain": [PEM text or base64 DER], "at":
-        ISO 8601}, the lines of evaluate --batch (whose host, ip, email, policy and profile are accepted and not
-        used); only "chain" is required. Each output line is the --json document on one line plus "id"; a bad
+        ISO 8601}, the lines of evaluate --batch (whose host, ip, email, policy, profile and ocsp are accepted and
+        not used); only "chain" is required. Each output line is the --json document on one line plus "id"; a bad
         line gives {"error": {"code": ..., "message": ...}, "id": ..., "line": N} and the run goes on. Exit code: 1
         if any line was an error, else 0.
         """

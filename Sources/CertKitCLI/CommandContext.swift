@@ -9,6 +9,8 @@ struct CommandContext {
     let registry: BackendRegistry
     /// The process environment (`CERTKIT_STORE`, `XDG_DATA_HOME`, `HOME` choose the trust store).
     var environment: [String: String] = [:]
+    /// The width `--help` is wrapped to (``HelpWidth``).
+    var helpWidth = HelpWidth.fallback
 
     var reader: InputReader { InputReader(stdin: stdin) }
     var loader: CertificateLoader { CertificateLoader(reader: reader, stderr: stderr) }
@@ -35,13 +37,20 @@ protocol Command {
     static var name: String { get }
     /// One line for the tool's help.
     static var summary: String { get }
-    /// The command's help text.
-    static var help: String { get }
+    /// The command's help.
+    static var help: HelpPage { get }
     /// The options the command accepts.
     static var options: [OptionSpec] { get }
+    /// What the command's arguments (after the options) are, for shell completion.
+    static var operands: OptionSpec.ValueKind { get }
 
     /// Runs with parsed arguments and returns the exit code.
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CLIError) -> ExitCode
+}
+
+extension Command {
+    /// Files, unless the command says otherwise.
+    static var operands: OptionSpec.ValueKind { .file }
 }
 
 /// A command made of subcommands (`certkit trust add`): it reads its arguments itself.

@@ -8,6 +8,7 @@ import Foundation
 enum ConnectCommand: Command {
     static let name = "connect"
     static let summary = "connect to a TLS server and evaluate the chain it presents"
+    static let operands = OptionSpec.ValueKind.text
 
     /// The default bound on connecting plus the handshake, in seconds.
     static let defaultTimeout = 10.0
@@ -46,7 +47,10 @@ enum ConnectCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CLIError) -> ExitCode {
         guard arguments.positionals.count == 1, let text = arguments.positionals.first else {
-            throw .usage("one HOST[:PORT] expected, got \(arguments.positionals.count)", command: name)
+            throw .usage(
+                "one HOST[:PORT] expected, got \(arguments.positionals.count)"
+                    + (arguments.has("trust-store") ? " (a trust store is named by --trust-store=DIR or --store DIR)" : ""),
+                command: name)
         }
         guard let target = ConnectTarget(text) else {
             throw .usage("'\(text)' is not HOST[:PORT] (a port is 1-65535; write IPv6 as [ADDR]:PORT)", command: name)

@@ -31,11 +31,8 @@ enum EvaluateCommand: Command {
         .value("distrust", "FILE", repeatable: true, "certificates the user distrusts (result: deny)"),
         .optionalValue(
             "trust-store", "DIR",
-            "also apply the settings of the trust store DIR (an existing directory, or --trust-store=DIR), else of the default store ($CERTKIT_STORE, $XDG_DATA_HOME/certkit or ~/.local/share/certkit)",
-            takesNext: { argument in
-                var isDirectory: ObjCBool = false
-                return FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) && isDirectory.boolValue
-            }),
+            "also apply the settings of the default trust store ($CERTKIT_STORE, $XDG_DATA_HOME/certkit or ~/.local/share/certkit), or with =DIR of the store in DIR"),
+        .value("store", "DIR", "also apply the settings of the trust store in DIR (the same as --trust-store=DIR)"),
         .value("crl", "FILE", repeatable: true, "certificate revocation lists, PEM or DER"),
         .value("ocsp-response", "FILE", repeatable: true, "an OCSP response (DER), as a TLS server staples it"),
         .flag("network",
@@ -51,7 +48,7 @@ enum EvaluateCommand: Command {
         .value("save-exceptions", "FILE", "after a recoverable failure, save exceptions that accept it"),
         .value("backend", BackendRegistry.choices + "|" + BackendRegistry.allBackendsChoice,
                "backend (default \(BackendRegistry.standard.defaultName)); \(BackendRegistry.allBackendsChoice) compares them (exit 3 if they differ)"),
-        .flag("json", "print one JSON document (schema: see the documentation of EvaluateJSONRenderer)"),
+        .flag("json", "print one JSON document (its keys: Docs/CLI.md, section 'evaluate --json')"),
     ]
 
     static let help = ArgumentParser.help(
@@ -64,6 +61,7 @@ enum EvaluateCommand: Command {
         details: """
             With --policy ssl-client, --host, --ip and --email may be repeated: the client certificate must carry at least
             one of them. Every failure names its rule and the profiles that enforce it.
+
             exit codes: 0 trusted (unspecified, proceed), 10 recoverableTrustFailure, 11 fatalTrustFailure,
             12 deny, 13 otherError, 1 input error, 2 usage error, 3 backends disagree (--backend both)
 

@@ -62,7 +62,10 @@ struct EvaluateOptions {
                 throw .usage("no CHAIN file given ('-' reads standard input)", command: command)
             }
             guard arguments.positionals.count == 1 else {
-                throw .usage("one CHAIN file expected, got \(arguments.positionals.count)", command: command)
+                throw .usage(
+                    "one CHAIN file expected, got \(arguments.positionals.count)"
+                        + (arguments.has("trust-store") ? " (a trust store is named by --trust-store=DIR or --store DIR)" : ""),
+                    command: command)
             }
             self.chain = chain
         }
@@ -70,7 +73,10 @@ struct EvaluateOptions {
         intermediates = arguments.all("intermediates")
         alwaysTrust = arguments.all("always-trust")
         distrust = arguments.all("distrust")
-        trustStoreDirectory = arguments.value("trust-store")
+        if arguments.value("store") != nil, arguments.value("trust-store") != nil {
+            throw .usage("--store DIR and --trust-store=DIR both name a trust store; give one", command: command)
+        }
+        trustStoreDirectory = arguments.value("store") ?? arguments.value("trust-store")
         useTrustStore = arguments.has("trust-store") || trustStoreDirectory != nil
         crls = arguments.all("crl")
         ocspResponses = arguments.all("ocsp-response")
@@ -233,7 +239,7 @@ struct EvaluateOptions {
     /// - Throws: an input error naming the store file when it is corrupt, newer or unreadable.
     private func storeSettings(context: CommandContext) throws(CLIError) -> [CertificateTrustSettings] {
         guard useTrustStore else { return [] }
-        let directory = try TrustStoreOption.directory(
+        let directory = try TrustStoreOption.existingDirectory(
             trustStoreDirectory, environment: context.environment, command: EvaluateCommand.name)
         let store = TrustStoreOption.store(directory, context: context)
         return try TrustStoreOption.run(command: EvaluateCommand.name) { () throws(TrustStoreError) in

@@ -8,7 +8,7 @@ enum InspectCommand: Command {
     static let summary = "show subject, validity, keys, extensions and fingerprints"
 
     static let options: [OptionSpec] = [
-        .flag("json", "print one JSON document (schema: see the documentation of InspectJSONRenderer)"),
+        .flag("json", "print one JSON document (its keys: Docs/CLI.md, section 'inspect --json')"),
         .value("at", "ISO8601", "judge validity at this time instead of now (e.g. 2030-06-01)"),
         .value("backend", BackendRegistry.choices,
                "backend that computes the digests and opens PKCS#12 files (default \(BackendRegistry.standard.defaultName))"),

@@ -30,6 +30,15 @@ public final class FileHandleSink: ByteSink {
         guard !bytes.isEmpty else { return }
         try? handle.write(contentsOf: Data(bytes))
     }
+
+    /// The width of the terminal this sink writes to, or nil when it is not a terminal.
+    var terminalColumns: Int? {
+        let descriptor = handle.fileDescriptor
+        guard isatty(descriptor) == 1 else { return nil }
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
 }
 
 /// A source over a `FileHandle` (the process's standard input).

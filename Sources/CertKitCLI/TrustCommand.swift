@@ -18,26 +18,28 @@ enum TrustCommand: Command, CommandGroup {
     static let storeOption = OptionSpec.value(
         "store", "DIR", "the trust store directory (default $CERTKIT_STORE, else $XDG_DATA_HOME/certkit, else ~/.local/share/certkit)")
 
-    static var help: String {
-        let names = subcommands.map { $0.name.split(separator: " ").last.map(String.init) ?? $0.name }
-        let width = names.map(\.count).max() ?? 0
-        let list = zip(names, subcommands).map { name, command in
-            "  " + name + String(repeating: " ", count: width - name.count + 2) + command.summary
-        }
-        return ([
-            "usage: certkit trust <add|remove|list|show|export> [options] [arguments]",
-            "",
-            "A persistent trust store: certificates with trust settings as Apple defines them (trustRoot, trustAsRoot,",
-            "deny, unspecified; optionally limited to a policy and an SSL host; optionally allowed errors).",
-            "'certkit evaluate --trust-store' and 'certkit connect --trust-store' use it.",
-            "",
-            "subcommands:",
-        ] + list + [
-            "",
-            "The store is the directory --store DIR names, else $CERTKIT_STORE, else $XDG_DATA_HOME/certkit, else",
-            "~/.local/share/certkit (format: Docs/TrustStore.md). 'certkit trust <subcommand> --help' for details.",
-            "exit codes: 0 success, 1 input error (unreadable, corrupt or newer store; no match), 2 usage error",
-        ]).joined(separator: "\n") + "\n"
+    /// The subcommands' names without `trust `, in help order.
+    static var subcommandNames: [String] {
+        subcommands.map { $0.name.split(separator: " ").last.map(String.init) ?? $0.name }
+    }
+
+    static var help: HelpPage {
+        HelpPage(
+            usage: ["certkit trust <\(subcommandNames.joined(separator: "|"))> [options] [arguments]"],
+            summary: """
+                A persistent trust store: certificates with trust settings as Apple defines them (trustRoot, trustAsRoot,
+                deny, unspecified; optionally limited to a policy and an SSL host; optionally allowed errors).
+                'certkit evaluate --trust-store' and 'certkit connect --trust-store' use it.
+                """,
+            tables: [HelpPage.Table(
+                heading: "subcommands",
+                rows: zip(subcommandNames, subcommands).map { HelpPage.Row(term: $0, text: $1.summary) })],
+            details: """
+                The store is the directory --store DIR names, else $CERTKIT_STORE, else $XDG_DATA_HOME/certkit, else
+                ~/.local/share/certkit (format: Docs/TrustStore.md). 'certkit trust <subcommand> --help' for details.
+
+                exit codes: 0 success, 1 input error (unreadable, corrupt or newer store; no match), 2 usage error
+                """)
     }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CLIError) -> ExitCode {
@@ -49,16 +51,17 @@ enum TrustCommand: Command, CommandGroup {
             throw .usage("no trust subcommand given (add, remove, list, show, export)", command: name)
         }
         if ["-h", "--help", "help"].contains(first) {
-            context.stdout.write(help)
+            context.stdout.write(help.rendered(width: context.helpWidth))
             return .success
         }
         guard let command = subcommands.first(where: { $0.name == "\(name) \(first)" }) else {
-            throw .usage(
-                first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown trust subcommand '\(first)'", command: name)
+            if first.hasPrefix("-") { throw .usage(ArgumentParser.unknownOption(first, options: []), command: name) }
+            let suggestion = Suggestion.closest(to: first, among: subcommandNames).map { "; did you mean '\($0)'?" } ?? ""
+            throw .usage("unknown trust subcommand '\(first)'\(suggestion)", command: name)
         }
         let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), options: command.options, command: command.name)
         if parsed.helpRequested {
-            context.stdout.write(command.help)
+            context.stdout.write(command.help.rendered(width: context.helpWidth))
             return .success
         }
         return try command.run(parsed, context: context)
@@ -76,6 +79,7 @@ enum TrustCommand: Command, CommandGroup {
 enum TrustListCommand: Command {
     static let name = "trust list"
     static let summary = "list the certificates of the store and their settings"
+    static let operands = OptionSpec.ValueKind.nothing
     static let options: [OptionSpec] = [
         .flag("json", "print one JSON document: {\"certificates\": [{subject, issuer, sha256, notBefore, notAfter, selfSigned, settings}], \"store\": DIR}"),
         TrustCommand.storeOption,
@@ -110,6 +114,7 @@ enum TrustListCommand: Command {
 enum TrustShowCommand: Command {
     static let name = "trust show"
     static let summary = "show one certificate of the store and its settings"
+    static let operands = OptionSpec.ValueKind.text
     static let options: [OptionSpec] = [
         .flag("json", "print the certificate's JSON object (as in 'trust list --json')"),
         .flag("pem", "print the certificate as PEM after its description"),

@@ -18,6 +18,26 @@ enum TrustStoreOption {
         return directory
     }
 
+    /// The directory of the store an evaluation reads (`--trust-store`, `--trust-store=DIR`, `--store DIR`): it must
+    /// exist, since only `certkit trust add` creates a store and a mistyped or missing one would quietly apply nothing.
+    /// - Throws: an input error naming the directory when it does not exist or is not a directory; a usage error
+    ///   when no directory can be chosen.
+    static func existingDirectory(_ explicit: String?, environment: [String: String], command: String) throws(CLIError)
+        -> String
+    {
+        let directory = try Self.directory(explicit, environment: environment, command: command)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            let store = explicit == nil ? "the default trust store does not exist yet" : "no such trust store directory"
+            let add = explicit == nil ? "'certkit trust add FILE'" : "'certkit trust add --store \(directory) FILE'"
+            throw .input(file: directory, problem: "\(store) (\(add) creates it)")
+        }
+        guard isDirectory.boolValue else {
+            throw .input(file: directory, problem: "not a directory (a trust store is a directory)")
+        }
+        return directory
+    }
+
     /// The store in `directory`; its digests come from the default backend.
     static func store(_ directory: String, context: CommandContext) -> TrustStore {
         TrustStore(directory: directory, backend: context.registry.backend(named: context.registry.defaultName)!)

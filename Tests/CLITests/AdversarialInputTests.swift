@@ -6,7 +6,7 @@ import Glibc
 import Testing
 
 /// The adversarial-input matrix (Tests/Fixtures/adversarial/matrix.json, made by
-/// Scripts/fixtures/certkit_fixtures/sets/adversarial.py; the issue-12 table and the bounds around it). Every run ends
+/// Scripts/fixtures/certkit_fixtures/sets/adversarial.py; each bound and the values around it). Every run ends
 /// with its documented exit code — a trust failure or an input error, never otherError or a crash — on both
 /// backends, within 1 s, with at most a few short stderr lines (exactly one naming the file for input errors).
 ///

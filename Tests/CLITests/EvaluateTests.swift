@@ -249,7 +249,7 @@ struct EvaluateOptionTests {
         let parsed = try ArgumentParser.parse(
             ["--max-depth", "0"] + Self.anchors + [Self.chain], options: EvaluateCommand.options, command: "evaluate")
         #expect(try EvaluateOptions(parsed, registry: .standard).maxDepth == 0)
-        #expect(EvaluateCommand.help.contains("maximum intermediates"))
+        #expect(EvaluateCommand.help.rendered(width: 1_000).contains("maximum intermediates"))
     }
 
     @Test("the text verdict says which --profile drops the failed rule")

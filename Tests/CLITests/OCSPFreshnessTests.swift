@@ -4,7 +4,7 @@ import CertKitTestSupport
 import Foundation
 import Testing
 
-/// The freshness and signer rules of OCSP answers (issue 27), on both backends (`--backend both`): an answer
+/// The freshness and signer rules of OCSP answers, on both backends (`--backend both`): an answer
 /// without nextUpdate holds for a day after its thisUpdate and no longer, an answer is not used before its
 /// thisUpdate, and a delegated responder certificate must be signed by the issuer. Responses are made at test time
 /// by `openssl ocsp` (NetworkTestPKI) or taken from Tests/Fixtures/ocsp.

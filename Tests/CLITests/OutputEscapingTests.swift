@@ -5,7 +5,7 @@ import CertKitTestSupport
 import Foundation
 import Testing
 
-/// Names from certificates never reach the terminal raw (issue 10 part D): `inspect` and `evaluate`, text and
+/// Names from certificates never reach the terminal raw: `inspect` and `evaluate`, text and
 /// JSON, on both backends, with the `names-hostile-san` fixture (the names fixture set).
 /// Its leaf has ESC sequences in a dNSName and a URI, DEL and backspaces in an rfc822Name, a U+202E in a
 /// directoryName, and a U+202E, a C1 CSI and bidi isolates in its subject.

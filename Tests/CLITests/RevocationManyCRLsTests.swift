@@ -3,7 +3,7 @@ import CertKit
 import Foundation
 import Testing
 
-/// Every valid CRL of an issuer is consulted (issue 27): with two current CRLs of the intermediate, a leaf listed
+/// Every valid CRL of an issuer is consulted: with two current CRLs of the intermediate, a leaf listed
 /// only on one of them is revoked whichever order they are given in, on both backends (`--backend both`).
 @Suite("evaluate: every valid CRL of an issuer counts")
 struct RevocationManyCRLsTests {

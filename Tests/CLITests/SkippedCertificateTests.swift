@@ -5,7 +5,7 @@ import CertKitTestSupport
 import Foundation
 import Testing
 
-/// A pool certificate that does not decode is left out and named; only the leaf must decode (issue 26, item 7).
+/// A pool certificate that does not decode is left out and named; only the leaf must decode.
 @Suite("skipped pool certificates", .serialized)
 struct SkippedCertificateTests {
     static let backends = BackendRegistry.standard.names

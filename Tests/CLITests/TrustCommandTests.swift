@@ -232,11 +232,14 @@ struct TrustCommandTests {
     func help() {
         #expect(certkit(["trust", "--help"]).stdoutText.contains("subcommands:"))
         #expect(certkit(["trust", "add", "--help"]).stdoutText.hasPrefix("usage: certkit trust add"))
-        #expect(certkit(["evaluate", "--help"]).stdoutText.contains("--trust-store [DIR]"))
+        #expect(certkit(["evaluate", "--help"]).stdoutText.contains("--trust-store[=DIR]"))
         #expect(certkit(["trust"]).code == 2)
         let unknown = certkit(["trust", "frobnicate"])
         #expect(unknown.code == 2)
         #expect(unknown.stderr == "certkit: unknown trust subcommand 'frobnicate' (see 'certkit trust --help')\n")
+        let near = certkit(["trust", "lsit"])
+        #expect(near.code == 2)
+        #expect(near.stderr == "certkit: unknown trust subcommand 'lsit'; did you mean 'list'? (see 'certkit trust --help')\n")
         #expect(certkit(["--help"]).stdoutText.contains("  trust "))
     }
 
@@ -321,25 +324,46 @@ struct EvaluateTrustStoreTests {
         #expect(otherHostRun.code == 12, "the deny applies to its host (\(otherHostRun.stdoutText))")
     }
 
-    @Test("--trust-store with the command line's settings and anchors; --trust-store DIR only for an existing directory")
+    @Test("--trust-store alone is the default store; --trust-store=DIR and --store DIR name one; a missing one has its own message")
     func combination() throws {
         let directory = try TemporaryDirectory()
         let intermediate = try TrustFixtures.single(TrustFixtures.chain, 1, in: directory, name: "int.pem")
         let store = try store(directory, [[TrustFixtures.root]])
         #expect(evaluate(store, ["--distrust", intermediate]).code == 12)
-        let empty = directory.file("empty-store")
-        let withAnchor = evaluate(empty, ["--anchors", TrustFixtures.root])
-        #expect(withAnchor.stdoutText.hasPrefix("unspecified: trusted"), "an empty (missing) store changes nothing")
-        let spaced = certkit(TrustFixtures.evaluateArguments + ["--trust-store", store, TrustFixtures.chain])
-        #expect(spaced.code == 0, "an existing directory after --trust-store is the store (\(spaced.stderr))")
-        #expect(spaced.stdoutText.hasPrefix("proceed: trusted"))
+        // --store DIR is --trust-store=DIR.
+        let named = certkit(TrustFixtures.evaluateArguments + ["--store", store, TrustFixtures.chain])
+        #expect(named.code == 0, "\(named.stderr)")
+        #expect(named.stdoutText.hasPrefix("proceed: trusted"))
+        // --trust-store never takes the next argument: an existing directory after it is a second CHAIN.
+        let spaced = certkit(TrustFixtures.evaluateArguments + ["--trust-store", store, TrustFixtures.chain],
+                             environment: ["CERTKIT_STORE": store])
+        #expect(spaced.code == 2)
+        #expect(spaced.stderr == "certkit: one CHAIN file expected, got 2 (a trust store is named by --trust-store=DIR or --store DIR) (see 'certkit evaluate --help')\n")
+        let connect = certkit(["connect", "--trust-store", store, "127.0.0.1:9"], environment: ["CERTKIT_STORE": store])
+        #expect(connect.code == 2)
+        #expect(connect.stderr == "certkit: one HOST[:PORT] expected, got 2 (a trust store is named by --trust-store=DIR or --store DIR) (see 'certkit connect --help')\n")
         // A file after --trust-store is the CHAIN, and the default store (here from CERTKIT_STORE) is used.
         let flag = certkit(TrustFixtures.evaluateArguments + ["--trust-store", TrustFixtures.chain],
                            environment: ["CERTKIT_STORE": store])
         #expect(flag.stdoutText.hasPrefix("proceed: trusted"), "\(flag.stderr)")
-        let missing = certkit(TrustFixtures.evaluateArguments + ["--trust-store", directory.file("not-yet"), TrustFixtures.chain],
-                              environment: ["CERTKIT_STORE": store])
-        #expect(missing.code == 2, "a directory that does not exist is not taken as the store")
+        // A store that does not exist is named, whichever way it was chosen; nothing is created.
+        let missing = directory.file("not-yet")
+        for arguments in [["--trust-store=\(missing)"], ["--store", missing]] {
+            let run = certkit(TrustFixtures.evaluateArguments + ["--anchors", TrustFixtures.root] + arguments + [TrustFixtures.chain])
+            #expect(run.code == 1, "\(arguments)")
+            #expect(run.stderr == "certkit: \(missing): no such trust store directory ('certkit trust add --store \(missing) FILE' creates it)\n")
+            #expect(run.stdout.isEmpty)
+        }
+        #expect(!FileManager.default.fileExists(atPath: missing))
+        let noDefault = certkit(TrustFixtures.evaluateArguments + ["--trust-store", TrustFixtures.chain],
+                                environment: ["CERTKIT_STORE": missing])
+        #expect(noDefault.code == 1)
+        #expect(noDefault.stderr == "certkit: \(missing): the default trust store does not exist yet ('certkit trust add FILE' creates it)\n")
+        let file = certkit(TrustFixtures.evaluateArguments + ["--store", TrustFixtures.root, TrustFixtures.chain])
+        #expect(file.code == 1)
+        #expect(file.stderr == "certkit: \(TrustFixtures.root): not a directory (a trust store is a directory)\n")
+        // One store at a time, each option once.
+        #expect(certkit(TrustFixtures.evaluateArguments + ["--store", store, "--trust-store=\(store)", TrustFixtures.chain]).code == 2)
         #expect(certkit(TrustFixtures.evaluateArguments + ["--trust-store", "--trust-store", TrustFixtures.chain]).code == 2)
     }
 }

@@ -4,7 +4,7 @@ import CertKitTestSupport
 import Foundation
 import Testing
 
-/// `trust list`, `show`, `remove` and `export` print a name exactly as `inspect` does (issue 26, item 13): a
+/// `trust list`, `show`, `remove` and `export` print a name exactly as `inspect` does: a
 /// subject with an ESC reads `\1B` everywhere, never `\\1B`, in text and in JSON.
 @Suite("trust store: names as inspect prints them")
 struct TrustNameRenderingTests {

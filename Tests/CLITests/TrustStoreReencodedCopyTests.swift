@@ -4,7 +4,7 @@ import CertKitTestSupport
 import Foundation
 import Testing
 
-/// Issue 26, items 1 and 2 through the command line, `--backend both`: a chain through the malleated copy of an
+/// Certificates re-encoded without any key, through the command line, `--backend both`: a chain through the malleated copy of an
 /// intermediate (ECDSA `s` → `n − s`, made without any key) that the store denies (`certkit trust add --result
 /// deny`) or `--distrust` names is `deny` (was `proceed` and `unspecified: trusted`); a zero-padded or long-form
 /// ECDSA signature is a `Signature` failure on both backends (was exit 3, GnuTLS verifying it).

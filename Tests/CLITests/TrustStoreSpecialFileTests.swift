@@ -5,7 +5,7 @@ import Glibc
 import Testing
 
 /// A FIFO, a directory or a device in place of the store file or its lock: every command that touches it fails at
-/// once with one line naming the file, and never waits (issue 26, item 12). Each run is the built binary under a
+/// once with one line naming the file, and never waits. Each run is the built binary under a
 /// watchdog, so a regression fails instead of hanging the suite.
 @Suite("trust store: special files", .serialized)
 struct TrustStoreSpecialFileTests {
@@ -38,7 +38,7 @@ struct TrustStoreSpecialFileTests {
             ["trust", "show", "--json", "--store", store, prefix],
             ["trust", "export", "--store", store, "--format", "pem-bundle", scratch.file("bundle.pem")],
             ["trust", "export", "--store", store, "--format", "openssl-dir", scratch.file("certs")],
-            TrustFixtures.evaluateArguments + ["--trust-store", store, TrustFixtures.chain],
+            TrustFixtures.evaluateArguments + ["--store", store, TrustFixtures.chain],
         ]
     }
 

@@ -1,7 +1,7 @@
 @testable import CertKit
 import Testing
 
-/// The display escaping rule for names from certificates (issue 10 part D, terminal injection).
+/// The display escaping rule for names from certificates (terminal injection).
 @Suite struct EncodingDisplayTextTests {
     /// The bidi controls the rule must catch, by name.
     static let bidiControls: [UInt32] = [

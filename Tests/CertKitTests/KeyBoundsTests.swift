@@ -4,7 +4,7 @@ import CertKitTestSupport
 import Foundation
 import Testing
 
-/// The key bounds of ``Limits`` (issue 26 #4): RSA exponents odd, 3 to 64 bits; RSA moduli at most 16,384 bits;
+/// The key bounds of ``Limits``: RSA exponents odd, 3 to 64 bits; RSA moduli at most 16,384 bits;
 /// DSA p at most 10,000 bits, q of 160/224/256 bits, 1 < g, y < p. A key beyond them is a `certkit.spki-encoding`
 /// key problem, and nothing it signs is handed to a library: the DoS chain of the issue (32 junk intermediates with
 /// 16,384-bit moduli and 16,383-bit exponents) ends fast with a key failure on both backends.

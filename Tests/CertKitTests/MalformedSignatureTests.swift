@@ -3,7 +3,7 @@ import CertKitBackends
 import Foundation
 import Testing
 
-/// Signatures the libraries cannot even parse (issue 27): OpenSSL's `EVP_DigestVerify` returns −1, not 0, for an
+/// Signatures the libraries cannot even parse: OpenSSL's `EVP_DigestVerify` returns −1, not 0, for an
 /// ECDSA signature that is not a DER `ECDSA-Sig-Value` (checked with a C program against libcrypto 3: garbage, a
 /// truncated SEQUENCE and an empty signature give −1; a well-formed wrong signature gives 0). Such a signature is
 /// invalid on every backend, directly and where it matters most: an OCSP response, which gets no library second

@@ -2,7 +2,7 @@
 import Testing
 
 /// rfc822Name validity (RFC 5280 §4.2.1.6: an RFC 5321 §4.1.2 Mailbox), the test behind
-/// `rfc5280.name-constraints-valid-names` for email addresses (issue 26 item 8).
+/// `rfc5280.name-constraints-valid-names` for email addresses.
 @Suite("Name syntax: rfc822Name is a Mailbox")
 struct NameSyntaxMailboxTests {
     @Test(arguments: [

@@ -3,7 +3,7 @@ import CertKitBackends
 import Foundation
 import Testing
 
-/// The result cache and stapled OCSP answers (issue 27), on every backend: a staple is part of what a result
+/// The result cache and stapled OCSP answers, on every backend: a staple is part of what a result
 /// depends on (a revoked staple is never answered from a cached result computed without it), and a result that
 /// relied on an OCSP answer is not reused across that answer's nextUpdate (the CRL twin is
 /// `RuleBoundaryTests.crlWindow`). Fixtures: Tests/Fixtures/ocsp.

@@ -1,8 +1,8 @@
 @testable import CertKit
 import Testing
 
-/// iPAddress name constraints as one name form across address families (issue 10 part D): a permitted range holds
-/// addresses of its own family only (IPv4, IPv4-mapped IPv6, other IPv6; issue 26), an excluded one every spelling.
+/// iPAddress name constraints as one name form across address families: a permitted range holds
+/// addresses of its own family only (IPv4, IPv4-mapped IPv6, other IPv6), an excluded one every spelling.
 @Suite("Name constraints: IP addresses across families")
 struct PolicyIPNameConstraintsTests {
     // Names.
@@ -38,7 +38,7 @@ struct PolicyIPNameConstraintsTests {
         #expect(!Self.allowed(Self.v4Outside, permitted: [Self.ten]))
         #expect(!Self.allowed(Self.v6Doc, permitted: [Self.ten]), "an IPv6 name escapes an IPv4-only permitted list")
         #expect(!Self.allowed(Self.mapped(Self.v4Outside), permitted: [Self.ten]), "::ffff:8.8.8.8 is 8.8.8.8")
-        // A permitted IPv4 range holds IPv4 addresses only (RFC 5280 §4.2.1.10 compares equal lengths; issue 26).
+        // A permitted IPv4 range holds IPv4 addresses only (RFC 5280 §4.2.1.10 compares equal lengths).
         #expect(!Self.allowed(Self.mapped(Self.v4Inside), permitted: [Self.ten]), "::ffff:10.1.2.3 is 16 bytes")
     }
 
@@ -59,7 +59,7 @@ struct PolicyIPNameConstraintsTests {
     }
 
     /// A permitted IPv4-mapped range holds IPv4-mapped addresses only, not the IPv4 addresses they map (RFC 5280
-    /// compares an address with ranges of its own length, as OpenSSL, pyca and Chrome do; issue 26); an excluded
+    /// compares an address with ranges of its own length, as OpenSSL, pyca and Chrome do); an excluded
     /// one excludes both spellings.
     @Test func mappedFormRangesPermitTheirOwnFamilyAndExcludeBoth() {
         #expect(!Self.allowed(Self.v4Inside, permitted: [Self.mappedTen]), "10.1.2.3 is not within ::ffff:10.0.0.0/104")

@@ -1,7 +1,7 @@
 @testable import CertKit
 import Testing
 
-/// Peer names that look like IP addresses (issue 10 part D): only canonical literals are IP peer names, and
+/// Peer names that look like IP addresses: only canonical literals are IP peer names, and
 /// nothing IP-looking is ever matched against a dNSName.
 @Suite("Peer names: IP-looking hosts")
 struct PolicyPeerNameTests {

@@ -13,7 +13,7 @@ extension ForwardingBackend {
     }
 }
 
-/// Issue 19: unit tests that fail when a boundary of the result cache, the cache key, the chain builder's limits or
+/// Unit tests that fail when a boundary of the result cache, the cache key, the chain builder's limits or
 /// the exceptions rule moves by one step. They use the `rules-*` fixtures (the rules fixture set)
 /// and compare a cached evaluator with an uncached one, so they hold whatever the backend finds.
 @Suite("Rule boundaries: cache windows, cache key, builder limits, exceptions")

@@ -4,7 +4,7 @@ import CertKitTestSupport
 import Foundation
 import Testing
 
-/// Certificates re-encoded without any key (issue 26, items 1 and 2), on both backends: an ECDSA signature's `s`
+/// Certificates re-encoded without any key, on both backends: an ECDSA signature's `s`
 /// replaced by `n − s` (verifies on both libraries, another SHA-256), a zero-padded INTEGER or a long-form length
 /// (GnuTLS verified them), an RSA signature one byte long or short. None escapes a `deny`, a `--distrust` or a
 /// store's deny; the non-canonical encodings are `Signature` failures before any library sees them.

@@ -4,7 +4,7 @@ import CertKitTestSupport
 import Foundation
 import Testing
 
-/// The defaults of `ServerTrust` and `ClientTrust` (issue 27): given anchors, only those anchors are trusted, as
+/// The defaults of `ServerTrust` and `ClientTrust`: given anchors, only those anchors are trusted, as
 /// `SecTrustSetAnchorCertificates` does; the system roots join only when `anchorsOnly` is set to false. The
 /// evaluator's system roots are the OCSP fixtures' CA, so a chain under it is trusted exactly when the system
 /// roots are consulted.

@@ -8,7 +8,7 @@ import Testing
 extension ForwardingBackend {
     /// A backend that lends the core only the library's signature verification (OpenSSL's) and reports no library
     /// verdict even in the audit mode: every rule is then the core's alone. A rule the core gets wrong can no longer
-    /// hide behind a library that enforces it too (issue 19: the validity and path-length mutants that no test caught).
+    /// hide behind a library that enforces it too (the validity and path-length mutants that no test caught).
     static func coreOnly() -> ForwardingBackend {
         ForwardingBackend(OpenSSLBackend(), name: "core-only", overrides: .init(libraryVerdict: { _, _, _, _, _ in [] }))
     }

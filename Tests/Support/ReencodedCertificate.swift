@@ -1,6 +1,6 @@
 import CertKit
 
-/// Copies of a certificate that anyone can make without any key (issue 26): the same tbsCertificate and
+/// Copies of a certificate that anyone can make without any key: the same tbsCertificate and
 /// algorithm, another signature value. Shared by the core tests and the command-line tests.
 package enum ReencodedCertificate {
     /// The order of the P-256 group.
