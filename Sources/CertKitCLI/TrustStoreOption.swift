@@ -46,10 +46,10 @@ enum TrustStoreOption {
     /// The command-line error for a store error: a usage error for a prefix that matches several certificates or a
     /// setting the certificate cannot take (exit 2), else an input or output error naming the file (exit 1).
     static func error(_ error: TrustStoreError, command: String) -> CLIError {
-        switch error.kind {
+        switch error.code {
         case .ambiguous, .invalidSetting: .usage(error.problem, command: command)
         case .unwritable, .locked: .output(file: error.file, problem: error.problem)
-        case .corrupt, .newerFormat, .unreadable, .notFound: .input(file: error.file, problem: error.problem)
+        default: .input(file: error.file, problem: error.problem)  // corrupt, newerFormat, unreadable, notFound
         }
     }
 

@@ -95,7 +95,7 @@ import Testing
     @Test func keysAreSkippedNeverCertificates() throws {
         let material = try Self.shared.get()
         let onlyKey = failure(material.key)
-        #expect(onlyKey?.kind == .noCertificate)
+        #expect(onlyKey?.code == .noCertificate)
         #expect(onlyKey?.message == "no certificate found (only a PRIVATE KEY block)")
         let ecKey = Array(PEM.encode([0x30, 0x00], label: "EC PRIVATE KEY").utf8)
         #expect(failure(ecKey + ecKey)?.message == "no certificate found (only 2 EC PRIVATE KEY blocks)")
@@ -109,15 +109,15 @@ import Testing
 
     @Test func rejectsEmptyJunkAndTrailingData() throws {
         let material = try Self.shared.get()
-        #expect(failure([])?.kind == .empty)
-        #expect(failure(Array(" \n\t\r\n".utf8))?.kind == .empty)
-        #expect(failure(Array("hello, world\n".utf8))?.kind == .unsupportedFormat)
-        #expect(failure([0x00, 0xFF, 0x13, 0x37])?.kind == .malformedDER)
-        #expect(failure([0x30, 0x03, 0x02, 0x01, 0x01])?.kind == .malformedDER)
+        #expect(failure([])?.code == .empty)
+        #expect(failure(Array(" \n\t\r\n".utf8))?.code == .empty)
+        #expect(failure(Array("hello, world\n".utf8))?.code == .unsupportedFormat)
+        #expect(failure([0x00, 0xFF, 0x13, 0x37])?.code == .malformedDER)
+        #expect(failure([0x30, 0x03, 0x02, 0x01, 0x01])?.code == .malformedDER)
         let trailing = failure(material.der[0] + [0xDE, 0xAD])
-        #expect(trailing?.kind == .malformedDER)
+        #expect(trailing?.code == .malformedDER)
         #expect(trailing?.message.hasPrefix("trailing data after DER certificate 1") == true)
-        #expect(failure(material.crlDER)?.kind == .noCertificate)
+        #expect(failure(material.crlDER)?.code == .noCertificate)
         let pemWithTrailing = Array(PEM.encode(material.der[0] + [0x05, 0x00]).utf8)
         #expect(failure(pemWithTrailing)?.message.hasPrefix("PEM block 1 (CERTIFICATE): ") == true)
     }

@@ -2,12 +2,12 @@ import Testing
 @testable import CertKit
 
 @Suite struct EncodingDERReaderTests {
-    private func kind(_ bytes: [UInt8]) -> CertificateDecodingError.Kind? {
+    private func kind(_ bytes: [UInt8]) -> CertificateDecodingError.Code? {
         do throws(CertificateDecodingError) {
             try DERReader.read(bytes) { reader throws(CertificateDecodingError) in try reader.validateTree() }
             return nil
         } catch {
-            return error.kind
+            return error.code
         }
     }
 

@@ -8,12 +8,12 @@ import Testing
         try PEM.decode(Array(text.utf8))
     }
 
-    private func errorMessage(_ text: String) -> (CertificateDecodingError.Kind, String)? {
+    private func errorMessage(_ text: String) -> (CertificateDecodingError.Code, String)? {
         do {
             _ = try decodeText(text)
             return nil
         } catch {
-            return (error.kind, error.message)
+            return (error.code, error.message)
         }
     }
 

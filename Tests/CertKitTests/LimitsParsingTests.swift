@@ -18,7 +18,7 @@ struct LimitsParsingTests {
                 Issue.record("unexpected \(error)")
                 return
             }
-            #expect(error.kind == .limitExceeded, "\(error)")
+            #expect(error.code == .limitExceeded, "\(error)")
             #expect(error.message.contains("Limits.\(bound)"), "\(error.message)")
             #expect(error.message.count <= CertificateDecodingError.maximumMessageLength + 1)
         }
@@ -144,7 +144,7 @@ struct LimitsParsingTests {
             _ = try CertificateBundle.decode(Array(text.utf8))
             Issue.record("labels decoded")
         } catch {
-            #expect(error.kind == .noCertificate)
+            #expect(error.code == .noCertificate)
             #expect(error.message == "no certificate found (only a LABEL 0 block, a LABEL 1 block, a LABEL 2 block and "
                 + "4997 blocks with 4997 other labels)")
         }

@@ -67,7 +67,7 @@ struct OCSPResponseTests {
         var tight = Limits.default
         tight.maxOCSPResponses = 0
         #expect { try OCSPResponse(derEncoded: Self.bytes("good.der"), limits: tight) } throws: { error in
-            (error as? CertificateDecodingError)?.kind == .limitExceeded
+            (error as? CertificateDecodingError)?.code == .limitExceeded
         }
         let response = try OCSPResponse(derEncoded: Self.bytes("good.der"))
         let evaluation = TrustEvaluation(
@@ -138,7 +138,7 @@ struct OCSPResponseTests {
         tight.maxOCSPResponses = 1
         #expect(try OCSPResponse(derEncoded: Self.delegated(carrying: [responder]), limits: tight).basic?.certificates.count == 1)
         #expect { try OCSPResponse(derEncoded: Self.delegated(carrying: [responder, responder]), limits: tight) } throws: { error in
-            (error as? CertificateDecodingError)?.kind == .limitExceeded
+            (error as? CertificateDecodingError)?.code == .limitExceeded
         }
     }
 }

@@ -34,7 +34,7 @@ struct TrustStoreTests {
         let store = Self.store(directory)
         #expect(try store.entries().isEmpty)
         #expect(!FileManager.default.fileExists(atPath: store.path), "reading creates nothing")
-        #expect { try store.remove(sha256Prefix: "abcd") } throws: { ($0 as? TrustStoreError)?.kind == .notFound }
+        #expect { try store.remove(sha256Prefix: "abcd") } throws: { ($0 as? TrustStoreError)?.code == .notFound }
         #expect(!FileManager.default.fileExists(atPath: store.directory), "a removal creates nothing")
         let added = try store.add(Self.root, constraint: Constraint(result: .trustRoot))
         #expect(added.sha256Hex == Hex.encode(try OpenSSLBackend().digest(.sha256, of: Self.root.derEncoded)))
@@ -130,7 +130,7 @@ struct TrustStoreTests {
             (Self.root, Constraint(result: .unspecified, allowedErrors: [.signature])),
         ] {
             #expect { try store.add(certificate, constraint: constraint) } throws: { error in
-                (error as? TrustStoreError)?.kind == .invalidSetting
+                (error as? TrustStoreError)?.code == .invalidSetting
             }
         }
         #expect(!FileManager.default.fileExists(atPath: store.path))
@@ -138,7 +138,7 @@ struct TrustStoreTests {
 
     /// Writes `text` as the store file, then checks that reading, adding and removing all fail with `kind`,
     /// naming the file, and leave it byte for byte as it was.
-    private func expectRefused(_ text: String, kind: TrustStoreError.Kind, mentioning words: String) throws {
+    private func expectRefused(_ text: String, kind: TrustStoreError.Code, mentioning words: String) throws {
         let directory = try TemporaryDirectory(prefix: "certkit-store")
         let store = Self.store(directory)
         try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true)
@@ -154,7 +154,7 @@ struct TrustStoreTests {
                 try operation()
                 Issue.record("\(name) accepted a bad store: \(text.prefix(60))")
             } catch let error as TrustStoreError {
-                #expect(error.kind == kind, "\(name): \(error)")
+                #expect(error.code == kind, "\(name): \(error)")
                 #expect(error.file == store.path, "\(name): \(error)")
                 #expect(error.description.contains(words), "\(name): \(error)")
                 #expect(!error.description.contains("\n"))
@@ -217,10 +217,10 @@ struct TrustStoreTests {
         try FileManager.default.createDirectory(atPath: store.path, withIntermediateDirectories: true)
         #expect { try store.entries() } throws: { error in
             let error = error as? TrustStoreError
-            return error?.kind == .unreadable && error?.file == store.path && error?.problem.contains("not a regular file") == true
+            return error?.code == .unreadable && error?.file == store.path && error?.problem.contains("not a regular file") == true
         }
         #expect { try store.add(Self.root, constraint: Constraint(result: .trustRoot)) } throws: { error in
-            (error as? TrustStoreError)?.kind == .unreadable
+            (error as? TrustStoreError)?.code == .unreadable
         }
         // A store directory that is a file cannot hold a store.
         let file = directory.file("plain")
@@ -237,7 +237,7 @@ struct TrustStoreTests {
         let target = directory.file("occupied")
         try FileManager.default.createDirectory(atPath: target + "/inside", withIntermediateDirectories: true)
         #expect { try TrustStoreFiles.replace(target, with: Array(repeating: 0x41, count: 100_000)) } throws: { error in
-            (error as? TrustStoreError)?.kind == .unwritable
+            (error as? TrustStoreError)?.code == .unwritable
         }
         #expect(try directory.contents() == ["occupied"], "the temporary file is gone")
         #expect(try directory.contents(target) == ["inside"])
@@ -263,7 +263,7 @@ struct TrustStoreTests {
             let start = ContinuousClock.now
             #expect { try store.add(Self.chain[1], constraint: Constraint(result: .deny)) } throws: { error in
                 let error = error as? TrustStoreError
-                return error?.kind == .locked && error?.file == store.lockPath
+                return error?.code == .locked && error?.file == store.lockPath
             }
             #expect(ContinuousClock.now - start >= .milliseconds(200))
             #expect(try store.entries().count == 1, "readers take no lock")

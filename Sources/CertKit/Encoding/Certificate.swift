@@ -108,7 +108,7 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     var extensionsDecodedOnFirstUse: Bool { storage.deferredExtensions.isDeferred }
 
     /// Parses a DER-encoded certificate. The input must be exactly one certificate: trailing bytes are an error.
-    /// - Throws: ``CertificateDecodingError``; of kind ``CertificateDecodingError/Kind/limitExceeded`` when the
+    /// - Throws: ``CertificateDecodingError``; of kind ``CertificateDecodingError/Code/limitExceeded`` when the
     ///   certificate exceeds `limits` (attributes per name, extensions, size).
     public init(derEncoded: [UInt8], limits: Limits = .default) throws(CertificateDecodingError) {
         self = try X509Parser.parseCertificate(derEncoded, limits: limits)

@@ -45,8 +45,8 @@ public struct CertificateBundle: Sendable {
     }
 
     /// Detects the format of `bytes` and decodes every certificate. Throws when there is no certificate at all
-    /// (``CertificateDecodingError/Kind/noCertificate`` names what was found instead) or the input is malformed,
-    /// and (kind ``CertificateDecodingError/Kind/limitExceeded``) when the input exceeds `limits`: more than
+    /// (``CertificateDecodingError/Code/noCertificate`` names what was found instead) or the input is malformed,
+    /// and (kind ``CertificateDecodingError/Code/limitExceeded``) when the input exceeds `limits`: more than
     /// ``Limits/maxInputBytes`` bytes, ``Limits/maxPEMBlocks`` PEM blocks or ``Limits/maxCertificatesPerInput``
     /// certificates, or a certificate over a per-certificate bound.
     public static func decode(_ bytes: [UInt8], limits: Limits = .default) throws(CertificateDecodingError) -> CertificateBundle {

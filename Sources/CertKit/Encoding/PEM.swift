@@ -17,7 +17,7 @@ package enum PEM {
     /// Decodes every PEM block in `text`, ignoring text before, between and after blocks.
     /// Accepts any line width, CRLF, and spaces/tabs inside the base64.
     /// - Throws: ``CertificateDecodingError`` for a broken block, or of kind
-    ///   ``CertificateDecodingError/Kind/limitExceeded`` for more than ``Limits/maxPEMBlocks`` blocks or more
+    ///   ``CertificateDecodingError/Code/limitExceeded`` for more than ``Limits/maxPEMBlocks`` blocks or more
     ///   than ``Limits/maxInputBytes`` bytes.
     package static func decode(_ text: [UInt8], limits: Limits = .default) throws(CertificateDecodingError) -> [PEMBlock] {
         try PEMDecoder.decode(text, limits: limits)

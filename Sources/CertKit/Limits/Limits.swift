@@ -2,7 +2,7 @@
 ///
 /// Inside the bounds every per-input cost is linear or n·log n; a bound that is hit fails closed:
 /// - a **parsing** bound makes decoding throw ``CertificateDecodingError`` of kind
-///   ``CertificateDecodingError/Kind/limitExceeded`` (the command line reports an input error, exit 1);
+///   ``CertificateDecodingError/Code/limitExceeded`` (the command line reports an input error, exit 1);
 /// - an **evaluation** bound makes the evaluation fail with ``TrustCheck/resourceLimit``, which is fatal: no
 ///   exception, trust setting or other path turns it into a pass (exit 11);
 /// - a **path-building** bound ends the search; when no path was found by then the report adds

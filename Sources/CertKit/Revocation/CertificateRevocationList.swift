@@ -33,7 +33,7 @@ public struct CertificateRevocationList: Sendable, Hashable {
     package let unsupportedCriticalExtensions: [String]
 
     /// Parses one DER CRL; trailing bytes are an error.
-    /// - Throws: ``CertificateDecodingError``; of kind ``CertificateDecodingError/Kind/limitExceeded`` for more
+    /// - Throws: ``CertificateDecodingError``; of kind ``CertificateDecodingError/Code/limitExceeded`` for more
     ///   than ``Limits/maxCRLEntries`` entries (or another bound of `limits`).
     public init(derEncoded: [UInt8], limits: Limits = .default) throws(CertificateDecodingError) {
         self = try CRLParser.parse(derEncoded, limits: limits)
@@ -41,16 +41,16 @@ public struct CertificateRevocationList: Sendable, Hashable {
 
     /// Every CRL of a file, read in one place for the command line (`--crl`) and the tests: PEM (`X509 CRL`
     /// blocks; other blocks are ignored) or one DER CRL.
-    /// - Throws: ``CertificateDecodingError``: ``CertificateDecodingError/Kind/noCertificate`` for PEM without a
-    ///   CRL block, ``CertificateDecodingError/Kind/empty`` for no bytes, a PEM bound of `limits`
-    ///   (``CertificateDecodingError/Kind/limitExceeded``), or what a CRL's decoding throws.
+    /// - Throws: ``CertificateDecodingError``: ``CertificateDecodingError/Code/noCertificate`` for PEM without a
+    ///   CRL block, ``CertificateDecodingError/Code/empty`` for no bytes, a PEM bound of `limits`
+    ///   (``CertificateDecodingError/Code/limitExceeded``), or what a CRL's decoding throws.
     package static func decodeAll(_ bytes: [UInt8], limits: Limits = .default) throws(CertificateDecodingError)
         -> [CertificateRevocationList]
     {
         var blocks: [PEMBlock] = []
         do throws(CertificateDecodingError) {
             blocks = try PEM.decode(bytes, limits: limits)
-        } catch where error.kind == .limitExceeded {
+        } catch where error.code == .limitExceeded {
             throw error
         } catch {
             blocks = []  // not PEM: read as DER below

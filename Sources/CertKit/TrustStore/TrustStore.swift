@@ -21,8 +21,8 @@ import Foundation
 /// or the new. A failed or interrupted write leaves the old file as it was. The lock works between processes
 /// on one machine; do not share a store directory over NFS.
 ///
-/// **Errors.** A store file that is not valid (``TrustStoreError/Kind/corrupt``), was written by a newer certkit
-/// (``TrustStoreError/Kind/newerFormat``) or cannot be read is an error naming the file, for reads and writes
+/// **Errors.** A store file that is not valid (``TrustStoreError/Code/corrupt``), was written by a newer certkit
+/// (``TrustStoreError/Code/newerFormat``) or cannot be read is an error naming the file, for reads and writes
 /// alike: it is never ignored, and never overwritten. A missing directory or file is an empty store.
 public final class TrustStore: Sendable {
     /// The format version this certkit reads and writes.
@@ -61,7 +61,7 @@ public final class TrustStore: Sendable {
 
     /// The store directory.
     public let directory: String
-    /// How long a change waits for another process's lock before failing with ``TrustStoreError/Kind/locked``.
+    /// How long a change waits for another process's lock before failing with ``TrustStoreError/Code/locked``.
     public let lockTimeout: Duration
     private let backend: any TrustBackend
     private let limits: Limits
@@ -129,7 +129,7 @@ public final class TrustStore: Sendable {
     }
 
     /// The one entry whose SHA-256 starts with `prefix`.
-    /// - Throws: ``TrustStoreError/Kind/notFound`` or ``TrustStoreError/Kind/ambiguous``, besides read errors.
+    /// - Throws: ``TrustStoreError/Code/notFound`` or ``TrustStoreError/Code/ambiguous``, besides read errors.
     public func entry(matchingSHA256Prefix prefix: String) throws(TrustStoreError) -> Entry {
         try Self.single(try entries(matchingSHA256Prefix: prefix), prefix: prefix, path: path)
     }
@@ -145,7 +145,7 @@ public final class TrustStore: Sendable {
     /// Adds `constraint` to `certificate`'s settings (adding the certificate when it is new) and returns the
     /// entry. The new constraint goes first, so it is the first looked at; a constraint with the same policy and
     /// host is replaced, and adding a constraint the certificate already has first changes nothing.
-    /// - Throws: ``TrustStoreError/Kind/invalidSetting`` when the constraint cannot be given to that certificate,
+    /// - Throws: ``TrustStoreError/Code/invalidSetting`` when the constraint cannot be given to that certificate,
     ///   besides read and write errors.
     @discardableResult
     public func add(_ certificate: Certificate, constraint: TrustSettings.UsageConstraint) throws(TrustStoreError)
@@ -200,7 +200,7 @@ public final class TrustStore: Sendable {
     }
 
     /// Removes `certificate` and all its settings; returns what was removed.
-    /// - Throws: ``TrustStoreError/Kind/notFound`` when the store does not hold it, besides read and write errors.
+    /// - Throws: ``TrustStoreError/Code/notFound`` when the store does not hold it, besides read and write errors.
     @discardableResult
     public func remove(_ certificate: Certificate) throws(TrustStoreError) -> Entry {
         let fingerprint = try digest(certificate)
@@ -216,7 +216,7 @@ public final class TrustStore: Sendable {
 
     /// Removes the one certificate whose SHA-256 starts with `prefix`, and all its settings; returns what was
     /// removed.
-    /// - Throws: ``TrustStoreError/Kind/notFound`` or ``TrustStoreError/Kind/ambiguous``, besides read and write
+    /// - Throws: ``TrustStoreError/Code/notFound`` or ``TrustStoreError/Code/ambiguous``, besides read and write
     ///   errors.
     @discardableResult
     public func remove(sha256Prefix prefix: String) throws(TrustStoreError) -> Entry {

@@ -15,7 +15,7 @@ enum TrustStoreFiles {
         private let descriptor: Int32
 
         /// Locks `path` (created when missing), waiting up to `timeout` for another holder.
-        /// - Throws: ``TrustStoreError/Kind/unwritable`` when the lock cannot be opened or is not a regular file (a
+        /// - Throws: ``TrustStoreError/Code/unwritable`` when the lock cannot be opened or is not a regular file (a
         ///   FIFO, a directory, a device or a socket in its place is named, never waited on).
         init(path: String, timeout: Duration) throws(TrustStoreError) {
             let descriptor: Int32
@@ -52,7 +52,7 @@ enum TrustStoreFiles {
     }
 
     /// The contents of `path`, or nil when it does not exist.
-    /// - Throws: ``TrustStoreError/Kind/unreadable`` when it cannot be read or is not a regular file (a FIFO, a
+    /// - Throws: ``TrustStoreError/Code/unreadable`` when it cannot be read or is not a regular file (a FIFO, a
     ///   directory, a device or a socket in its place is named, never waited on).
     static func read(_ path: String, limit: Int) throws(TrustStoreError) -> [UInt8]? {
         let descriptor: Int32

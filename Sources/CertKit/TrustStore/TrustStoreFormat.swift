@@ -78,7 +78,7 @@ enum TrustStoreFormat {
     }
 
     /// Checks that `data` is a JSON object of this format, in the version this certkit reads (a newer one is
-    /// ``TrustStoreError/Kind/newerFormat``: not read, not changed).
+    /// ``TrustStoreError/Code/newerFormat``: not read, not changed).
     private static func checkHeader(of data: Data, path: String) throws(TrustStoreError) {
         let header: Header
         do {

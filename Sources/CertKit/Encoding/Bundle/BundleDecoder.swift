@@ -94,7 +94,7 @@ enum BundleDecoder {
                             return try X509Parser.parseCertificate(node: node, in: block.bytes, limits: limits)
                         }
                     } catch {
-                        throw CertificateDecodingError(error.kind, "\(where_): \(error.message)")
+                        throw CertificateDecodingError(error.code, "\(where_): \(error.message)")
                     }
                 }
                 if let certificate { certificates.append(certificate) }
@@ -104,7 +104,7 @@ enum BundleDecoder {
                     certificates += try decodePKCS7(block.bytes, limits: limits, undecodable: &undecodable)
                     try checkCount(certificates.count, limits: limits)
                 } catch {
-                    throw CertificateDecodingError(error.kind, "\(where_): \(error.message)")
+                    throw CertificateDecodingError(error.code, "\(where_): \(error.message)")
                 }
             } else {
                 skipped.append(block.label)
@@ -158,7 +158,7 @@ enum BundleDecoder {
                     do throws(CertificateDecodingError) {
                         return try X509Parser.parseCertificate(node: node, in: der, limits: limits)
                     } catch {
-                        throw CertificateDecodingError(error.kind, "PKCS#7 certificate \(index + 1): \(error.message)")
+                        throw CertificateDecodingError(error.code, "PKCS#7 certificate \(index + 1): \(error.message)")
                     }
                 }
                 if let certificate { certificates.append(certificate) }
@@ -213,7 +213,7 @@ enum BundleDecoder {
                 }
                 let message = certificates.isEmpty ? error.message
                     : "trailing data after DER certificate \(certificates.count): \(error.message)"
-                throw CertificateDecodingError(error.kind, message)
+                throw CertificateDecodingError(error.code, message)
             }
         }
         return CertificateBundle(certificates: certificates, format: certificates.count == 1 ? .der : .derSequence)

@@ -22,7 +22,7 @@ enum ExtensionsParser {
             }
             do throws(CertificateDecodingError) {
                 try decodeKnown(oid: oid, value: value, limits: limits, into: &result)
-            } catch where error.kind == .limitExceeded {
+            } catch where error.code == .limitExceeded {
                 throw error
             } catch {
                 result.malformed.append(oid)

@@ -13,7 +13,7 @@ public struct OCSPResponse: Sendable, Hashable {
 
     /// Parses one DER OCSPResponse; trailing bytes are an error, and so is a successful response of another type
     /// than id-pkix-ocsp-basic.
-    /// - Throws: ``CertificateDecodingError``; of kind ``CertificateDecodingError/Kind/limitExceeded`` for more
+    /// - Throws: ``CertificateDecodingError``; of kind ``CertificateDecodingError/Code/limitExceeded`` for more
     ///   than ``Limits/maxOCSPResponses`` single responses or certificates, or more than ``Limits/maxInputBytes``
     ///   bytes.
     public init(derEncoded: [UInt8], limits: Limits = .default) throws(CertificateDecodingError) {
