@@ -79,7 +79,8 @@ struct IdentityImportTests {
     @Test("legacy RC2/3DES PKCS#12: OpenSSL 3 says what to do, GnuTLS imports it")
     func legacy() throws {
         let openssl = try importError("openssl", "client-legacy.p12")
-        guard case .legacyEncryption(let algorithm) = openssl else {
+        let algorithm = openssl?.detail
+        guard openssl?.code == .legacyEncryption else {
             Issue.record("expected legacyEncryption, got \(openssl)")
             return
         }
@@ -107,7 +108,7 @@ struct IdentityImportTests {
     @Test("not a PKCS#12 file", arguments: backends)
     func malformed(backend: String) throws {
         let result = try importError(backend, "client.pem")
-        guard case .malformed = result else {
+        guard result?.code == .malformed else {
             Issue.record("expected malformed, got \(result)")
             return
         }

@@ -1,32 +1,67 @@
-/// Why an identity could not be imported: each case is one line that says what is wrong and, where there is
-/// something to do, what to do (``description``).
-public enum IdentityError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The password does not open the file (the PKCS#12 MAC or the key's encryption does not verify).
-    case wrongPassword
-    /// The file is encrypted with an algorithm this library refuses by default; the associated value names the
-    /// algorithm when the library said it (RC2-40-CBC, ...).
-    case legacyEncryption(algorithm: String?)
-    /// The private key is not the key of the certificate.
-    case keyMismatch
-    /// The file holds certificates but no private key.
-    case noKey
-    /// The file holds a private key but no certificate (or no certificate was given).
-    case noCertificate
-    /// The bytes are not a PKCS#12 file or a private key this library reads; the associated value is the reason.
-    case malformed(String)
-    /// The file asks for more work than ``Limits`` allows (a PKCS#12 iteration count); the associated value says
-    /// which bound.
-    case limitExceeded(String)
-    /// The library failed for another reason.
-    case library(String)
+/// Why an identity could not be imported: one line that says what is wrong and, where there is something to do,
+/// what to do (``description``). Errors compare by ``code``.
+public struct IdentityError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong. Codes may be added in later versions: compare with `==` and give a `switch` a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        fileprivate enum Backing: String, Sendable {
+            case wrongPassword, legacyEncryption, keyMismatch, noKey, noCertificate, malformed, limitExceeded, library
+        }
+
+        fileprivate let backing: Backing
+        private init(_ backing: Backing) { self.backing = backing }
+
+        /// The password does not open the file (the PKCS#12 MAC or the key's encryption does not verify).
+        public static let wrongPassword = Code(.wrongPassword)
+        /// The file is encrypted with an algorithm this library refuses by default; ``IdentityError/detail`` names
+        /// the algorithm when the library said it (RC2-40-CBC, ...).
+        public static let legacyEncryption = Code(.legacyEncryption)
+        /// The private key is not the key of the certificate.
+        public static let keyMismatch = Code(.keyMismatch)
+        /// The file holds certificates but no private key.
+        public static let noKey = Code(.noKey)
+        /// The file holds a private key but no certificate (or no certificate was given).
+        public static let noCertificate = Code(.noCertificate)
+        /// The bytes are not a PKCS#12 file or a private key this library reads; ``IdentityError/detail`` is the
+        /// reason.
+        public static let malformed = Code(.malformed)
+        /// The file asks for more work than ``Limits`` allows (a PKCS#12 iteration count); ``IdentityError/detail``
+        /// says which bound.
+        public static let limitExceeded = Code(.limitExceeded)
+        /// The library failed for another reason, given in ``IdentityError/detail``.
+        public static let library = Code(.library)
+
+        /// The code's stable name (`wrongPassword`, ...).
+        public var description: String { backing.rawValue }
+    }
+
+    /// What went wrong.
+    public var code: Code
+    /// The library's or the parser's words, where the code has them (the algorithm of ``Code/legacyEncryption``,
+    /// the reason of ``Code/malformed``, ``Code/limitExceeded`` and ``Code/library``).
+    public var detail: String?
+
+    /// Creates an error.
+    package init(_ code: Code, _ detail: String? = nil) {
+        self.code = code
+        self.detail = detail
+    }
+
+    package static let wrongPassword = IdentityError(Code.wrongPassword)
+    package static let keyMismatch = IdentityError(Code.keyMismatch)
+    package static let noKey = IdentityError(Code.noKey)
+    package static let noCertificate = IdentityError(Code.noCertificate)
+    package static func legacyEncryption(algorithm: String?) -> IdentityError { IdentityError(.legacyEncryption, algorithm) }
+    package static func malformed(_ reason: String) -> IdentityError { IdentityError(.malformed, reason) }
+    package static func limitExceeded(_ reason: String) -> IdentityError { IdentityError(.limitExceeded, reason) }
+    package static func library(_ reason: String) -> IdentityError { IdentityError(.library, reason) }
 
     /// One line.
     public var description: String {
-        switch self {
+        switch code.backing {
         case .wrongPassword:
             "wrong password (the PKCS#12 MAC or the key's encryption does not verify)"
-        case .legacyEncryption(let algorithm):
-            "encrypted with legacy \(algorithm ?? "RC2/RC4") encryption, which OpenSSL 3 refuses without its legacy "
+        case .legacyEncryption:
+            "encrypted with legacy \(detail ?? "RC2/RC4") encryption, which OpenSSL 3 refuses without its legacy "
                 + "provider: re-encrypt it (openssl pkcs12 -legacy -in FILE -nodes | openssl pkcs12 -export -out NEW.p12) "
                 + "or import it with --backend gnutls"
         case .keyMismatch:
@@ -35,14 +70,17 @@ public enum IdentityError: Error, Sendable, Hashable, CustomStringConvertible {
             "no private key in the file (a client identity needs the certificate's key)"
         case .noCertificate:
             "no certificate for the private key in the file"
-        case .malformed(let reason):
-            "not a readable PKCS#12 file or private key: \(reason)"
-        case .limitExceeded(let reason):
-            "refused before any key derivation: \(reason)"
-        case .library(let reason):
-            reason
+        case .malformed:
+            "not a readable PKCS#12 file or private key: \(detail ?? "")"
+        case .limitExceeded:
+            "refused before any key derivation: \(detail ?? "")"
+        case .library:
+            detail ?? "the library failed"
         }
     }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
 
 /// Imports client identities with one backend's library (`OpenSSLIdentityImporter`, `GnuTLSIdentityImporter`).
