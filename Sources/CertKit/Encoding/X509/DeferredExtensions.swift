@@ -55,7 +55,7 @@ final class DeferredExtensions: Sendable {
             preconditionFailure("extensions that were checked no longer decode: \(error)")
         }
         made.malformed += notes
-        return decoded.storeIfNil(Decoded(made))
+        return decoded.storeIfNil(Decoded(consume made))
     }
 }
 
