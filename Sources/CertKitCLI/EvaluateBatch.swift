@@ -91,17 +91,15 @@ enum EvaluateBatch {
             let hosts = try request.strings("host"), ips = try request.strings("ip"), emails = try request.strings("email")
             let policyName = try request.string("policy"), profile = try request.string("profile")
             guard hosts != nil || ips != nil || emails != nil || policyName != nil || profile != nil else { return nil }
-            var lineArguments = arguments
-            if hosts != nil || ips != nil || emails != nil {
-                // A line's identities replace all of the command line's.
-                lineArguments.values["host"] = hosts
-                lineArguments.values["ip"] = ips
-                lineArguments.values["email"] = emails
-            }
-            if let policyName { lineArguments.values["policy"] = [policyName] }
-            if let profile { lineArguments.values["profile"] = [profile] }
+            // A line's identities replace all of the command line's; its policy and profile replace the command
+            // line's. (Read in place: a copy of the command line's arguments per line costs more than the rest.)
+            let identities = hosts != nil || ips != nil || emails != nil
+            let options = PolicyOptions(
+                policy: policyName ?? arguments.value("policy"), profile: profile ?? arguments.value("profile"),
+                hosts: identities ? hosts ?? [] : arguments.all("host"), ips: identities ? ips ?? [] : arguments.all("ip"),
+                emails: identities ? emails ?? [] : arguments.all("email"))
             do {
-                return try EvaluateOptions.policy(lineArguments)
+                return try EvaluateOptions.policy(options)
             } catch {
                 guard case .usage(let problem, _) = error else {
                     throw BatchLineError(code: .invalidValue, message: error.line)

@@ -150,9 +150,13 @@ struct EvaluateOptions {
     /// those option strings (``PolicyOptions``, shared with the test scenarios); this only words its problems.
     /// `--batch` lines reuse it with their own values.
     static func policy(_ arguments: ParsedArguments) throws(CLIError) -> TrustPolicy {
-        let options = PolicyOptions(
+        try policy(PolicyOptions(
             policy: arguments.value("policy"), profile: arguments.value("profile"), hosts: arguments.all("host"),
-            ips: arguments.all("ip"), emails: arguments.all("email"))
+            ips: arguments.all("ip"), emails: arguments.all("email")))
+    }
+
+    /// The policy `options` describe.
+    static func policy(_ options: PolicyOptions) throws(CLIError) -> TrustPolicy {
         do {
             return try options.trustPolicy()
         } catch {

@@ -189,10 +189,10 @@ struct IssuerIndex: Sendable {
         _ entries: [Entry], issuing certificate: Certificate, excluding path: [Certificate], at date: Date
     ) -> [Certificate] {
         if entries.isEmpty { return [] }
-        let aki = certificate.extensions.authorityKeyIdentifier
+        let aki = certificate.extensionsView.authorityKeyIdentifier
         let ranked = entries.compactMap { entry -> (Entry, Int, Int)? in
             let candidate = entry.certificate
-            let ski = candidate.extensions.subjectKeyIdentifier
+            let ski = candidate.extensionsView.subjectKeyIdentifier
             if let aki, let ski, aki != ski { return nil }
             if path.contains(where: { $0 == candidate || ($0.subject == candidate.subject && $0.publicKey == candidate.publicKey) }) {
                 return nil

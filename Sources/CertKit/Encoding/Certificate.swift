@@ -104,6 +104,10 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     public var publicKey: PublicKeyInfo { storage.publicKey }
     /// The extensions, raw and decoded.
     package var extensions: CertificateExtensions { storage.extensions }
+    /// The extensions read in place (``ExtensionsView``): no copy of the struct.
+    var extensionsView: ExtensionsView {
+        ExtensionsView(box: storage.deferredExtensions.value(decoding: storage.derEncoded))
+    }
     /// True when the extensions were left to decode on first use (see `DeferredExtensions`).
     var extensionsDecodedOnFirstUse: Bool { storage.deferredExtensions.isDeferred }
 

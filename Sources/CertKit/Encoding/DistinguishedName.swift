@@ -26,6 +26,15 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     /// The relative distinguished names in encoding order (most general first, as in the DER).
     package var relativeNames: [[Attribute]] { attributes.value(decoding: derEncoded) }
 
+    /// True when the name has no relative names (`relativeNames.isEmpty`), without decoding its attributes: a
+    /// name not decoded yet was accepted by the parser, so its SEQUENCE has no relative names exactly when its
+    /// content is empty (a short-form length of 0); any other length form is decoded to be sure.
+    var hasNoRelativeNames: Bool {
+        if let known = attributes.known { return known.isEmpty }
+        if derEncoded.count >= 2, derEncoded[1] < 0x80 { return derEncoded[1] == 0 }
+        return relativeNames.isEmpty
+    }
+
     private let attributes: DeferredAttributes
 
     /// Creates a name.
@@ -90,6 +99,9 @@ private final class DeferredAttributes: Sendable {
     }
 
     /// The attributes, decoded from `der` (the encoding the parser accepted) on the first call.
+    /// The attributes when already decoded (or given), else nil.
+    var known: [[DistinguishedName.Attribute]]? { decoded.load()?.value }
+
     func value(decoding der: [UInt8]) -> [[DistinguishedName.Attribute]] {
         if let known = decoded.load() { return known.value }
         return decoded.storeIfNil(Decoded(NameParser.relativeNames(ofAccepted: der))).value

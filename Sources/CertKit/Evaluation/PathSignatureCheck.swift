@@ -18,14 +18,43 @@ struct PathSignatureCheck {
     /// The prepared anchors of the evaluation: a link signed by the anchor a path ends at is verified through them
     /// (the backend may keep anchor keys with the store).
     let anchors: (any PreparedAnchorStore)?
-    /// Verdicts already reached in this evaluation, by (certificate, signer key): paths share links.
-    private var verdicts: [Link: String?] = [:]
+    /// Verdicts already reached in this evaluation, by (certificate, signer key): paths share links
+    /// (``LinkVerdicts``).
+    private var verdicts = LinkVerdicts()
 
     /// A link: the signed certificate (hashed by its DER, once per certificate) and the signer's SPKI DER (hashed
     /// in one pass: an `[UInt8]` field would be hashed byte by byte, on every lookup).
     private struct Link: Hashable {
         var certificate: Certificate
         var signerKey: EncodingKey
+    }
+
+    /// The verdict of each link judged so far. The first few are kept in a list searched in order: most
+    /// evaluations judge two or three links, and comparing a link (the same certificate and key objects, as a rule)
+    /// costs less than hashing it and growing a table. Past ``listLimit`` links a table takes over, so a pool that
+    /// makes many paths pays one lookup per link.
+    private struct LinkVerdicts {
+        private var list: [(link: Link, failure: String?)] = []
+        private var table: [Link: String?] = [:]
+        static let listLimit = 8
+
+        /// The verdict recorded for `link` (nil inside: it verified), or nil when it was not judged.
+        func verdict(of link: Link) -> String?? {
+            if table.isEmpty { return list.first { $0.link == link }.map(\.failure) }
+            return table[link]
+        }
+
+        mutating func record(_ failure: String?, for link: Link) {
+            if table.isEmpty, list.count < Self.listLimit {
+                list.append((link, failure))
+                return
+            }
+            if table.isEmpty {
+                for known in list { table[known.link] = known.failure }
+                list = []
+            }
+            table[link] = failure
+        }
     }
 
     init(
@@ -50,12 +79,12 @@ struct PathSignatureCheck {
             if !PublicKeyUsabilityCheck.isVerifiableKeyAlgorithm(certificates[index + 1].publicKey.algorithm) { continue }
             let link = Link(certificate: certificate, signerKey: EncodingKey(certificates[index + 1].publicKey.derEncoded))
             let failure: String?
-            if let known = verdicts[link] {
+            if let known = verdicts.verdict(of: link) {
                 failure = known
             } else {
                 let signedByAnchor = path.endsAtAnchor && index + 2 == certificates.count
                 failure = try judgeOnce(certificate, signer: certificates[index + 1], signerIsAnchor: signedByAnchor)
-                verdicts[link] = failure
+                verdicts.record(failure, for: link)
             }
             if let failure { findings.record(TrustRules.signature, at: index, note: failure) }
         }

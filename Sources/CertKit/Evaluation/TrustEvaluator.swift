@@ -98,8 +98,8 @@ public final class TrustEvaluator: Sendable {
     /// the revocation mode is `off`, fetches revocation answers for the chain (``RevocationFetch``) and evaluates
     /// once more with them.
     private func evaluateUncached(_ evaluation: TrustEvaluation, date: Date) -> TrustReport {
+        guard evaluation.networkFetchAllowed, let network else { return evaluateOffline(evaluation, date: date) }
         var report = evaluateOffline(evaluation, date: date)
-        guard evaluation.networkFetchAllowed, let network else { return report }
         var session = NetworkFetchSession(access: network, limits: limits)
         var current = evaluation
         var fetchedFrom: [Certificate: String] = [:]

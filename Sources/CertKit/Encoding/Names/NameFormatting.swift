@@ -5,16 +5,19 @@ enum NameFormatting {
     /// and `OID=#hex` (the value's DER) for attribute types without a short name.
     static func rfc4514(_ name: DistinguishedName) -> String {
         // The attribute values' DER is needed only for types without a short name: the name is re-read then.
+        let relativeNames = name.relativeNames
+        // One attribute of a known type (a leaf's lone CN): its text, without the lists the general case joins.
+        if relativeNames.count == 1, relativeNames[0].count == 1,
+           let short = AttributeNames.shortNames[relativeNames[0][0].oid] {
+            return short + "=" + valueText(relativeNames[0][0])
+        }
         var raw: [[[UInt8]]]??
         var rdnTexts: [String] = []
-        for (rdnIndex, rdn) in name.relativeNames.enumerated() {
+        for (rdnIndex, rdn) in relativeNames.enumerated() {
             var parts: [String] = []
             for (attributeIndex, attribute) in rdn.enumerated() {
                 if let short = AttributeNames.shortNames[attribute.oid] {
-                    let isHexDump = attribute.value.hasPrefix("#") && !DirectoryString.stringTags.contains(attribute.valueTag)
-                        && attribute.value.utf8.dropFirst().allSatisfy { Character(Unicode.Scalar($0)).isHexDigit }
-                    let value = isHexDump ? attribute.value : escape(attribute.value)
-                    parts.append(short + "=" + value)
+                    parts.append(short + "=" + valueText(attribute))
                 } else {
                     if raw == nil { raw = .some(rawValues(name)) }
                     let encoded = raw!.flatMap { $0.indices.contains(rdnIndex) && $0[rdnIndex].indices.contains(attributeIndex)
@@ -30,6 +33,13 @@ enum NameFormatting {
     /// RFC 4514 §2.4 escaping: `"+,;<>\` anywhere, `#` and space at the start, space at the end, and every
     /// scalar that `DisplayText/needsEscaping(_:)` (controls, bidi and other format characters) as hex pairs
     /// of its UTF-8 bytes (`\1B`, `\C2\9B`, `\E2\80\AE`), so the string is safe to print and still RFC 4514.
+    /// The text of a value of a type with a short name: a `#` hex dump of a non-string value as it is, else escaped.
+    private static func valueText(_ attribute: DistinguishedName.Attribute) -> String {
+        let isHexDump = attribute.value.hasPrefix("#") && !DirectoryString.stringTags.contains(attribute.valueTag)
+            && attribute.value.utf8.dropFirst().allSatisfy { Character(Unicode.Scalar($0)).isHexDigit }
+        return isHexDump ? attribute.value : escape(attribute.value)
+    }
+
     static func escape(_ value: String) -> String {
         // Printable ASCII with nothing to escape (nearly every real value) is returned as it is.
         let utf8 = value.utf8

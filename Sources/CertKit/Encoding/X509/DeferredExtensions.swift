@@ -55,6 +55,19 @@ final class DeferredExtensions: Sendable {
             preconditionFailure("extensions that were checked no longer decode: \(error)")
         }
         made.malformed += notes
-        return decoded.storeIfNil(Decoded(made))
+        return decoded.storeIfNil(Decoded(consume made))
     }
+}
+
+/// Reads of a certificate's decoded extensions straight from the shared box: `let extensions =
+/// certificate.extensions` copies the whole struct (a reference count on every array it holds, and again to destroy
+/// the copy), where a check reading a few fields needs none of that. Each read here loads one field.
+@dynamicMemberLookup
+struct ExtensionsView {
+    let box: DeferredExtensions.Decoded
+
+    subscript<Field>(dynamicMember field: KeyPath<CertificateExtensions, Field>) -> Field { box.value[keyPath: field] }
+
+    /// ``CertificateExtensions/first(_:)``.
+    func first(_ oid: String) -> CertificateExtension? { box.value.first(oid) }
 }

@@ -33,7 +33,7 @@ enum ExtensionsParser {
                 result.unparseable.append(oid)
             }
         }
-        return result
+        return consume result
     }
 
     /// Checks `node` for everything ``parse(_:limits:)`` refuses, without decoding: the bound on extensions and each

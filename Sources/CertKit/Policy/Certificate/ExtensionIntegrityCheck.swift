@@ -9,8 +9,11 @@ package struct ExtensionIntegrityCheck: PathCheck {
 
     package func check(_ context: PathContext, into findings: inout PathFindings) {
         for (index, certificate) in context.certificates.enumerated() {
-            let extensions = certificate.extensions
-            if extensions.unknownCritical.contains(where: { !Self.toleratedCritical.contains($0.oid) }) {
+            let extensions = certificate.extensionsView
+            // `unknownCritical` without the array it makes.
+            if extensions.all.contains(where: {
+                $0.isCritical && !ExtensionOID.understood.contains($0.oid) && !Self.toleratedCritical.contains($0.oid)
+            }) {
                 findings.record(TrustRules.criticalExtensions, at: index)
             }
             if !extensions.duplicates.isEmpty { findings.record(TrustRules.duplicateExtension, at: index) }

@@ -9,7 +9,7 @@ package struct AuthorityKeyIdentifierCheck: PathCheck {
 
     package func check(_ context: PathContext, into findings: inout PathFindings) {
         for (index, certificate) in context.certificates.enumerated() {
-            let extensions = certificate.extensions
+            let extensions = certificate.extensionsView
             let encoded = extensions.first(ExtensionOID.authorityKeyIdentifier)
             if context.enforces(TrustRules.authorityKeyIdentifierPresent), certificate.version >= 3,
                index != context.anchorIndex, !certificate.isSelfSigned, extensions.authorityKeyIdentifier == nil {

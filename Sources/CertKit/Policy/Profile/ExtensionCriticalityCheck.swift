@@ -25,7 +25,7 @@ package struct ExtensionCriticalityCheck: PathCheck {
                     findings.record(TrustRules.extensionCriticality, at: index, note: "\(encoded.oid) critical: \(encoded.isCritical)")
                 }
                 if encoded.oid == ExtensionOID.subjectAltName, encoded.isCritical,
-                   !certificate.subject.relativeNames.isEmpty, context.enforces(TrustRules.subjectAltNameCriticality) {
+                   !certificate.subject.hasNoRelativeNames, context.enforces(TrustRules.subjectAltNameCriticality) {
                     findings.record(TrustRules.subjectAltNameCriticality, at: index, note: "subjectAltName is critical")
                 }
             }

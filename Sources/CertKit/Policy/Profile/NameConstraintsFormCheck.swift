@@ -8,7 +8,7 @@ package struct NameConstraintsFormCheck: PathCheck {
 
     package func check(_ context: PathContext, into findings: inout PathFindings) {
         for (index, certificate) in context.certificates.enumerated() {
-            let extensions = certificate.extensions
+            let extensions = certificate.extensionsView
             guard let constraints = extensions.nameConstraints else { continue }
             if context.enforces(TrustRules.nameConstraintsInCAOnly), extensions.basicConstraints?.isCA != true {
                 findings.record(TrustRules.nameConstraintsInCAOnly, at: index)

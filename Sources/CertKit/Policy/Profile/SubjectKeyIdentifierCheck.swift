@@ -7,7 +7,7 @@ package struct SubjectKeyIdentifierCheck: PathCheck {
 
     package func check(_ context: PathContext, into findings: inout PathFindings) {
         for (index, certificate) in context.certificates.enumerated() {
-            let extensions = certificate.extensions
+            let extensions = certificate.extensionsView
             if context.enforces(TrustRules.subjectKeyIdentifierInCA), extensions.basicConstraints?.isCA == true,
                extensions.subjectKeyIdentifier == nil, context.appliesCAProfileRules(at: index) {
                 findings.record(TrustRules.subjectKeyIdentifierInCA, at: index)

@@ -5,7 +5,7 @@ package struct SubjectNameCheck: PathCheck {
     package init() {}
 
     package func check(_ context: PathContext, into findings: inout PathFindings) {
-        for (index, certificate) in context.certificates.enumerated() where certificate.subject.relativeNames.isEmpty {
+        for (index, certificate) in context.certificates.enumerated() where certificate.subject.hasNoRelativeNames {
             let isCA = index > 0 || certificate.extensions.basicConstraints?.isCA == true
             if isCA {
                 if context.enforces(TrustRules.caSubjectNotEmpty) { findings.record(TrustRules.caSubjectNotEmpty, at: index) }

@@ -18,7 +18,7 @@ package struct WebPKICertificateFormCheck: PathCheck {
 
     package func check(_ context: PathContext, into findings: inout PathFindings) {
         for (index, certificate) in context.certificates.enumerated() {
-            let extensions = certificate.extensions
+            let extensions = certificate.extensionsView
             let isCA = index > 0 || extensions.basicConstraints?.isCA == true
             if isCA, context.enforces(TrustRules.caKeyUsage), context.appliesCAProfileRules(at: index),
                extensions.first(ExtensionOID.keyUsage)?.isCritical != true {
