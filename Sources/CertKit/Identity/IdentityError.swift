@@ -28,7 +28,7 @@ public enum IdentityError: Error, Sendable, Hashable, CustomStringConvertible {
         case .legacyEncryption(let algorithm):
             "encrypted with legacy \(algorithm ?? "RC2/RC4") encryption, which OpenSSL 3 refuses without its legacy "
                 + "provider: re-encrypt it (openssl pkcs12 -legacy -in FILE -nodes | openssl pkcs12 -export -out NEW.p12) "
-                + "or import it with --backend gnutls"
+                + "or import it with GnuTLS"
         case .keyMismatch:
             "the private key does not belong to the certificate"
         case .noKey:
