@@ -144,6 +144,30 @@ struct EverydayDefaultsTests {
         #expect(off.stdoutText.contains("  revocation not checked (--revocation off)\n"))
     }
 
+    @Test("a revoked certificate shows the revocation date and reason, from a CRL file and an OCSP response file")
+    func revokedDateAndReason() throws {
+        let pki = try NetworkTestPKI(leafIssuerURL: "http://127.0.0.1:9/int.der")
+        try pki.writeIntermediateDatabase(leafRevoked: true, reason: "keyCompromise")
+        try pki.writeOCSPResponse("revoked.der")
+        let base = ["evaluate", "--anchors", pki.root, "--intermediates", pki.intermediate, "--host", "leaf.example"]
+        for (option, file, label, json) in [
+            ("--crl", pki.directory.file("int.crl.pem"), "CRL file", "crlFile"),
+            ("--ocsp-response", pki.directory.file("revoked.der"), "OCSP response file", "ocspFile"),
+        ] {
+            let text = certkit(base + [option, file, pki.leaf])
+            #expect(text.code == 11, "\(text.stdoutText)\(text.stderr)")
+            #expect(text.stdoutText.contains(
+                "      revocation: revoked (\(label)) on 2025-01-01T00:00:00Z, reason keyCompromise\n"), "\(text.stdoutText)")
+            let run = certkit(base + ["--json", option, file, pki.leaf])
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout)) as? [String: Any])
+            let chain = try #require(object["chain"] as? [[String: Any]])
+            let revocation = try #require(chain[0]["revocation"] as? [String: Any])
+            #expect(revocation["source"] as? String == json)
+            #expect(revocation["revocationDate"] as? String == "2025-01-01T00:00:00Z")
+            #expect(revocation["revocationReason"] as? String == "keyCompromise")
+        }
+    }
+
     @Test("a fetched URL is shortened in the text, whole in the JSON")
     func shortenedURL() {
         let url = "http://127.0.0.1:8080/" + String(repeating: "MFMwUTBPME0wSzAJBgUrDgMCGgUABBQ", count: 3)

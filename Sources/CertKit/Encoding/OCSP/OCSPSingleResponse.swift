@@ -23,4 +23,6 @@ public struct OCSPSingleResponse: Sendable, Hashable {
     public let nextUpdate: Date?
     /// Critical singleExtensions certkit does not implement: an answer with any is not used.
     public let unsupportedCriticalExtensions: [String]
+    /// The revocationReason of a revoked answer (an RFC 5280 CRLReason value), when it gives one.
+    public let revocationReason: Int?
 }
