@@ -17,6 +17,8 @@ swift build --build-tests
 echo "== Public API (Tests/API: changes only with a deliberate baseline update, Scripts/api.sh --update)"
 Scripts/api.sh --check >/dev/null
 swift test --skip-build
+echo "== Newcomer stories (Tests/Stories/stories.sh: the Docs' stories with the built binary, real servers on 127.0.0.1)"
+Tests/Stories/stories.sh
 if [ "${1:-}" = "--quick" ]; then exit 0; fi
 echo "== Documentation (DocC, warnings are errors)"
 Scripts/docs.sh

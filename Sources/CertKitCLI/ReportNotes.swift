@@ -21,7 +21,11 @@ struct ReportNotes: Sendable {
     func revocationNotChecked(_ report: TrustReport) -> String? {
         guard report.revocation.isEmpty, report.chain.count > 1 else { return nil }
         if revocationMode == .off { return "revocation not checked (--revocation off)" }
-        if network { return "revocation not checked (no CRL or OCSP given, and the chain names none to fetch)" }
+        if network {
+            return report.fetches.isEmpty
+                ? "revocation not checked (no CRL or OCSP given, and the chain names no responder or CRL to fetch)"
+                : "revocation not checked (no CRL or OCSP given, and no usable answer was fetched)"
+        }
         return "revocation not checked (no CRL, OCSP or --network)"
     }
 
