@@ -16,7 +16,11 @@ import CertKit
 /// names its rule and the profiles that enforce it; when another profile drops that rule, the verdict line says so
 /// (`; use --profile rfc5280 to drop this rule`). In the audit mode, each LibraryVerdict failure adds a line with the
 /// library's words (`  library verdict: [0] openssl: ...`). When path building tried more than one candidate path, a
-/// last line says how many.
+/// line says how many. With ``ReportNotes`` (what a command knows besides the report): a revoked certificate's
+/// date and reason, a given OCSP response labelled `stapled OCSP` or `OCSP response file`, `  revocation not
+/// checked (no CRL, OCSP or --network)` when nothing was asked for, the verdict's hint (where an SSLHostname's name
+/// came from, a missing issuer's caIssuers URL), fetched URLs shortened, and a last line naming the anchor sources
+/// (`  anchors: system roots (/etc/ssl/certs/ca-certificates.crt, 146 certificates)`).
 enum EvaluateTextRenderer {
     static func render(_ report: TrustReport, notes: ReportNotes = ReportNotes()) -> String {
         var lines = [verdict(report, notes: notes)]
