@@ -18,6 +18,8 @@ import CertKit
 ///   "policy": "ssl-server",                // basic | ssl-server | ssl-client | email
 ///   "profile": "apple",                    // apple | rfc5280 | webpki
 ///   "host": "leaf.example" | null,         // the peer name checked by an SSL policy
+///   "hostSource": "--host",                // where it came from: --host, --ip, --servername, "the target HOST:PORT",
+///                                          // "the line's host" (only from a command, when there is a host)
 ///   "identities": ["DNS:a.example", "email:u@a.example"],   // only for ssl-client with several identities
 ///   "verifyDate": "2030-06-01T00:00:00Z",
 ///   "pathsTried": 1,
@@ -97,6 +99,10 @@ enum EvaluateJSONRenderer {
         }
         writer.key("host")
         writer.optional(host(report.policy))
+        if host(report.policy) != nil, let origin = notes.peerNameOrigin {
+            writer.key("hostSource")
+            writer.string(origin)
+        }
         if let id {
             writer.key("id")
             writer.value(id)

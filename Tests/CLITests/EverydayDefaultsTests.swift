@@ -234,6 +234,10 @@ struct ConnectDefaultsTests {
             let other = certkitConnect(target, anchors + ["--servername", "app.internal"])
             #expect(other.status == 10)
             #expect(other.verdict.contains("the name checked, \"app.internal\", is from --servername"), "\(other.verdict)")
+            let json = certkitConnect(target, anchors + ["--servername", "app.internal", "--json"])
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            #expect(object["host"] as? String == "app.internal")
+            #expect(object["hostSource"] as? String == "--servername")
             // --host still wins over --servername.
             let host = certkitConnect(target, anchors + ["--servername", "app.internal", "--host", "wrong.example"])
             #expect(host.status == 0, "\(host.stdout)")
