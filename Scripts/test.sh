@@ -65,6 +65,7 @@ stage "Fixture sets: every set regenerated and compared" Scripts/fixtures.sh --c
 stage "Build (debug, with tests)" swift build --build-tests
 stage "Public API (Tests/API: changes only with a deliberate baseline update, Scripts/api.sh --update)" api
 stage "Tests (swift test)" swift test --skip-build
+stage "Newcomer stories (Tests/Stories/stories.sh: the Docs' stories with the built binary, real servers on 127.0.0.1)" Tests/Stories/stories.sh
 if [ "$quick" = 0 ]; then
   stage "Documentation (DocC, warnings are errors)" Scripts/docs.sh
   stage "Differential sample (2,000 fixed-seed cases against openssl, certtool and pyca)" differential

@@ -194,6 +194,10 @@ struct BatchRequest {
             do {
                 responses.append(try OCSPResponse(derEncoded: der))
             } catch {
+                if let kind = DERKind.identify(der), kind != .ocspResponse {
+                    throw BatchLineError(
+                        code: .invalidValue, message: "ocsp[\(position)] is \(kind.description), not an OCSP response")
+                }
                 throw BatchLineError(
                     code: .invalidValue, message: "ocsp[\(position)] is not an OCSP response: \(error.message)")
             }

@@ -28,11 +28,12 @@ enum ConnectCommand: Command {
     static let options = connectOptions + EvaluateCommand.evaluationOptions
 
     static let help = ArgumentParser.help(
-        usage: "certkit connect HOST[:PORT] --anchors FILE [options]",
+        usage: "certkit connect HOST[:PORT] [--anchors FILE] [options]",
         summary: """
             Connects to HOST (port 443 unless given; IPv6 as [ADDR]:PORT), completes a TLS handshake without letting
             the TLS library judge the certificate, and evaluates the presented chain as 'certkit evaluate' does.
-            The SSL server policy checks HOST unless --host, --ip, --email or --policy basic says otherwise.
+            The SSL server policy checks the --servername, else HOST, unless --host, --ip, --email or --policy basic
+            says otherwise. Without --anchors the anchors are the system roots, as for evaluate.
             With --identity (or --cert and --key) the client certificate is presented when the server asks for one;
             a server that refuses it, or requires one when none is given, is a connection error (exit 1), also
             under TLS 1.3, where connect waits up to one second after the handshake for the server's verdict.
@@ -65,7 +66,9 @@ enum ConnectCommand: Command {
             throw .usage("--show-chain prints text; with --json use --save-chain FILE", command: name)
         }
         let options = try evaluateOptions(arguments, target: target, context: context)
-        var evaluation = try options.makeEvaluation(certificates: [], context: context)
+        let made = try options.makeEvaluationAndSources(certificates: [], context: context)
+        var evaluation = made.evaluation
+        let sources = made.anchorSources
 
         let serverName = arguments.value("servername") ?? (target.isIPLiteral ? nil : target.host)
         let chain: [Certificate]
@@ -99,31 +102,44 @@ enum ConnectCommand: Command {
         }
         evaluation.certificates = chain
         evaluation.skippedCertificates.insert(contentsOf: skipped, at: 0)
+        var stapledResponses: [OCSPResponse] = []
         if let stapled {
             // The stapled response is validated by the core like --ocsp-response; one that does not even decode
             // is no answer (said on stderr), never a positive one.
             do {
-                evaluation.ocspResponses.append(try OCSPResponse(derEncoded: stapled))
+                stapledResponses.append(try OCSPResponse(derEncoded: stapled))
+                evaluation.ocspResponses += stapledResponses
             } catch {
                 context.stderr.write("certkit: \(target): the stapled OCSP response is not used: \(error.message)\n")
             }
         }
-        return try EvaluateCommand.report(evaluation, options: options, context: context)
+        return try EvaluateCommand.report(
+            evaluation, options: options, notes: options.notes(anchorSources: sources, stapled: stapledResponses),
+            context: context)
     }
 
-    /// The evaluate options for this connection: the SSL policy checks the target host unless the user named
-    /// another peer or chose the basic policy.
+    /// The evaluate options for this connection: the SSL policy checks the `--servername` (what was asked for, as
+    /// a browser checks it), else the target host, unless the user named another peer or chose the basic policy.
     private static func evaluateOptions(
         _ arguments: ParsedArguments, target: ConnectTarget, context: CommandContext
     ) throws(CLIError) -> EvaluateOptions {
         var evaluateArguments = arguments
         evaluateArguments.positionals = [target.description]
         let namesPeer = ["host", "ip", "email"].contains { arguments.value($0) != nil }
+        var origin: String?
         if !namesPeer, arguments.value("policy") != PolicyName.basic.rawValue {
-            evaluateArguments.values["host"] = [target.host]
+            if let serverName = arguments.value("servername") {
+                evaluateArguments.values["host"] = [serverName]
+                origin = "--servername"
+            } else {
+                evaluateArguments.values["host"] = [target.host]
+                origin = "the target \(target.description)"
+            }
         }
         do {
-            return try EvaluateOptions(evaluateArguments, registry: context.registry)
+            var options = try EvaluateOptions(evaluateArguments, registry: context.registry)
+            if let origin { options.peerNameOrigin = origin }
+            return options
         } catch .usage(let problem, _) {
             throw .usage(problem, command: name)
         } catch {

@@ -12,7 +12,8 @@ enum EvaluateBatch {
     ) throws(CLIError) -> ExitCode {
         // Every file is read once; each line's evaluation is a copy of this one with its own chain (the anchor
         // arrays are shared, so the evaluator finds its prepared anchor store at once).
-        var template = try options.makeEvaluation(certificates: [], context: context)
+        let made = try options.makeEvaluationAndSources(certificates: [], context: context)
+        var template = made.evaluation
         // Without --at, every line is judged at the batch's start.
         if template.verifyDate == nil { template.verifyDate = Date() }
         let names: [String]
@@ -23,6 +24,7 @@ enum EvaluateBatch {
         let network = options.network ? NetworkAccess(fetcher: HTTPFetcher()) : nil
         let evaluator = LineEvaluator(
             template: template, arguments: arguments, policy: options.policy,
+            notes: options.notes(anchorSources: made.anchorSources),
             evaluators: names.map {
                 TrustEvaluator(
                     backend: context.registry.backend(named: $0)!, configuration: options.evaluatorConfiguration,
@@ -42,6 +44,8 @@ enum EvaluateBatch {
         let arguments: ParsedArguments
         /// The command line's policy (for lines that replace none of them).
         let policy: TrustPolicy
+        /// What every line's document says besides its report (a line's own host is from the line).
+        let notes: ReportNotes
         let evaluators: [TrustEvaluator]
         /// The intermediates the lines repeat, decoded once.
         let decoded = DecodedChainElements()
@@ -69,18 +73,25 @@ enum EvaluateBatch {
             evaluation.skippedCertificates.insert(contentsOf: chain.skipped, at: 0)
             // A line's stapled responses join the command line's --ocsp-response ones (each answers only for the
             // certificate its certID names).
-            evaluation.ocspResponses += try request.ocspResponses()
+            let lineResponses = try request.ocspResponses()
+            evaluation.ocspResponses += lineResponses
             if let policy { evaluation.policies = [policy] }
             if let date { evaluation.verifyDate = date }
             let reports = evaluators.map { $0.evaluate(evaluation) }
+            var notes = self.notes
+            notes.stapledResponses = lineResponses  // a line's "ocsp": what its server stapled
+            let lineHost = try request.strings("host")
+            let lineIP = try request.strings("ip")
+            if lineHost != nil || lineIP != nil { notes.peerNameOrigin = "the line's " + (lineHost != nil ? "host" : "ip") }
             var writer = JSONWriter(pretty: false, capacity: 2_048)
             let code: ExitCode
             if BackendComparison.agree(reports) {
                 EvaluateJSONRenderer.write(
-                    reports[0], to: &writer, backends: reports.count > 1 ? reports.map(\.backend) : nil, id: request.id)
+                    reports[0], to: &writer, backends: reports.count > 1 ? reports.map(\.backend) : nil, id: request.id,
+                    notes: notes)
                 code = ExitCode(result: reports[0].result)
             } else {
-                EvaluateJSONRenderer.writeDisagreement(reports, to: &writer, id: request.id)
+                EvaluateJSONRenderer.writeDisagreement(reports, to: &writer, id: request.id, notes: notes)
                 code = .backendsDisagree
             }
             return BatchOutcome(line: writer.finishedText(), exitCode: code)

@@ -13,7 +13,8 @@ enum EvaluateCommand: Command {
 
     /// The options of one evaluation (shared with `connect`).
     static let evaluationOptions: [OptionSpec] = [
-        .value("anchors", "FILE", repeatable: true, "trusted anchor certificates"),
+        .value("anchors", "FILE", repeatable: true,
+               "trust only these anchor certificates (with --system-roots, these and the system roots); without --anchors the system roots are the anchors"),
         .value("intermediates", "FILE", repeatable: true, "extra intermediate certificates for path building"),
         .value("host", "NAME", repeatable: true,
                "the server's DNS name or IP literal (implies --policy ssl-server); with ssl-client, an identity the certificate may carry"),
@@ -26,7 +27,8 @@ enum EvaluateCommand: Command {
                "rule set: apple (default for ssl/email; Apple's trustd), rfc5280 (RFC 5280 as written; always for basic), webpki (CA/B Forum BRs, as browsers apply them); see Docs/Profiles.md"),
         .value("at", "ISO8601", "verify at this time instead of now (e.g. 2030-06-01)"),
         .value("max-depth", "N", "maximum intermediates in a path, leaf and anchor not counted; 0: the leaf is issued by an anchor (default 10)"),
-        .flag("system-roots", "also trust the system roots (SSL_CERT_FILE, else the distribution's bundle)"),
+        .flag("system-roots",
+              "with --anchors, also trust the system roots (SSL_CERT_FILE and SSL_CERT_DIR, else the distribution's bundle), as they are trusted without --anchors"),
         .value("always-trust", "FILE", repeatable: true, "certificates the user always trusts (result: proceed)"),
         .value("distrust", "FILE", repeatable: true, "certificates the user distrusts (result: deny)"),
         .optionalValue(
@@ -52,10 +54,12 @@ enum EvaluateCommand: Command {
     ]
 
     static let help = ArgumentParser.help(
-        usage: "certkit evaluate --anchors FILE [options] CHAIN | --batch FILE|- [--jobs N]",
+        usage: "certkit evaluate [--anchors FILE] [options] CHAIN | --batch FILE|- [--jobs N]",
         summary: """
             Evaluates CHAIN (leaf first, then any intermediates; '-' reads standard input) against the anchors and
-            prints the result, the error Apple's SecTrust would report and the chain that was built.
+            prints the result, the error Apple's SecTrust would report, the chain that was built and where the
+            anchors came from. Without --anchors the anchors are the system roots (SSL_CERT_FILE and SSL_CERT_DIR,
+            else the distribution's bundle; none found is an input error); --anchors alone trusts only its files.
             """,
         options: options,
         details: """
@@ -73,14 +77,15 @@ enum EvaluateCommand: Command {
         if let batch = try BatchOptions(arguments, command: name) {
             return try EvaluateBatch.run(batch, options: options, arguments: arguments, context: context)
         }
-        return try report(try options.makeEvaluation(context: context), options: options, context: context)
+        let (evaluation, sources) = try options.makeEvaluationAndSources(context: context)
+        return try report(evaluation, options: options, notes: options.notes(anchorSources: sources), context: context)
     }
 
-    /// Evaluates `evaluation` with the backends `options` selects, prints the verdict, saves exceptions when
-    /// asked, and returns the exit code.
-    static func report(_ evaluation: TrustEvaluation, options: EvaluateOptions, context: CommandContext) throws(CLIError)
-        -> ExitCode
-    {
+    /// Evaluates `evaluation` with the backends `options` selects, prints the verdict (with `notes`), saves
+    /// exceptions when asked, and returns the exit code.
+    static func report(
+        _ evaluation: TrustEvaluation, options: EvaluateOptions, notes: ReportNotes, context: CommandContext
+    ) throws(CLIError) -> ExitCode {
         let names: [String]
         switch options.backend {
         case .one(let name): names = [name]
@@ -99,17 +104,18 @@ enum EvaluateCommand: Command {
             let output: String
             if options.json {
                 output = reports.count > 1
-                    ? EvaluateJSONRenderer.renderAgreement(reports) : EvaluateJSONRenderer.render(reports[0])
+                    ? EvaluateJSONRenderer.renderAgreement(reports, notes: notes)
+                    : EvaluateJSONRenderer.render(reports[0], notes: notes)
             } else {
-                output = EvaluateTextRenderer.render(reports[0])
+                output = EvaluateTextRenderer.render(reports[0], notes: notes)
                     + (reports.count > 1 ? "both backends agree (\(names.joined(separator: ", ")))\n" : "")
             }
             context.stdout.write(output)
         } else {
             context.stdout.write(
                 options.json
-                    ? EvaluateJSONRenderer.renderDisagreement(reports)
-                    : reports.map { "\($0.backend):\n" + EvaluateTextRenderer.render($0) }.joined()
+                    ? EvaluateJSONRenderer.renderDisagreement(reports, notes: notes)
+                    : reports.map { "\($0.backend):\n" + EvaluateTextRenderer.render($0, notes: notes) }.joined()
                         + "backends disagree (\(names.joined(separator: ", ")))\n")
         }
         if let path = options.saveExceptions {

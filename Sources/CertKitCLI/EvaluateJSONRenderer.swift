@@ -12,10 +12,14 @@ import CertKit
 ///             "certificateIndex": 0, "message": "...",
 ///             "rule": "rfc5280.validity",          // the rule that failed (Docs/Profiles.md)
 ///             "ruleProfiles": ["apple", "rfc5280", "webpki"]} | null,   // the profiles enforcing it
+///   "anchorSources": [{"kind": "anchors" | "systemRoots" | "alwaysTrust" | "trustStore", "path": "...",
+///                      "certificates": 1}],   // where trust came from (not in documents rendered outside a command)
 ///   "backend": "openssl",
 ///   "policy": "ssl-server",                // basic | ssl-server | ssl-client | email
 ///   "profile": "apple",                    // apple | rfc5280 | webpki
 ///   "host": "leaf.example" | null,         // the peer name checked by an SSL policy
+///   "hostSource": "--host",                // where it came from: --host, --ip, --servername, "the target HOST:PORT",
+///                                          // "the line's host" (only from a command, when there is a host)
 ///   "identities": ["DNS:a.example", "email:u@a.example"],   // only for ssl-client with several identities
 ///   "verifyDate": "2030-06-01T00:00:00Z",
 ///   "pathsTried": 1,
@@ -24,7 +28,7 @@ import CertKit
 ///              "failedRules": ["rfc5280.validity"],                                            // in check order
 ///              "revocation": {"checked": true, "outcome": "good",       // only when revocation was asked for:
 ///                             "source": "stapledOCSP", "validUntil": "..."}}]   // good|revoked|notChecked|notApplicable;
-///                                                      // stapledOCSP|ocsp|crlFile|crlFetched|null; date|null
+///                                                      // stapledOCSP|ocspFile|ocsp|crlFile|crlFetched|null; date|null
 ///   // with --network, when something was fetched: "fetchedFrom": "http://..." | null on each chain entry, and
 ///   "fetches": [{"url": "http://...", "problem": "timed out" | null, "fromCache": false, "outcome": "..." | null}]
 ///   // only when a pool certificate did not decode and was left out (the leaf must always decode):
@@ -42,11 +46,18 @@ import CertKit
 enum EvaluateJSONRenderer {
     /// Writes the document of `report`. `backends`: the agreeing backends' names, which add `"agree": true` and
     /// `"backends"`; `id`: a batch line's id.
-    static func write(_ report: TrustReport, to writer: inout JSONWriter, backends: [String]? = nil, id: JSONValue? = nil) {
+    static func write(
+        _ report: TrustReport, to writer: inout JSONWriter, backends: [String]? = nil, id: JSONValue? = nil,
+        notes: ReportNotes = ReportNotes()
+    ) {
         writer.beginObject()
         if backends != nil {
             writer.key("agree")
             writer.bool(true)
+        }
+        if let sources = notes.anchorSources {
+            writer.key("anchorSources")
+            writer.value(sources.json)
         }
         writer.key("backend")
         writer.string(report.backend)
@@ -55,7 +66,7 @@ enum EvaluateJSONRenderer {
             writer.strings(backends)
         }
         writer.key("chain")
-        writeChain(report, to: &writer)
+        writeChain(report, to: &writer, notes: notes)
         writer.key("error")
         if let error = report.error {
             writer.beginObject()
@@ -88,6 +99,10 @@ enum EvaluateJSONRenderer {
         }
         writer.key("host")
         writer.optional(host(report.policy))
+        if host(report.policy) != nil, let origin = notes.peerNameOrigin {
+            writer.key("hostSource")
+            writer.string(origin)
+        }
         if let id {
             writer.key("id")
             writer.value(id)
@@ -123,7 +138,7 @@ enum EvaluateJSONRenderer {
         writer.endObject()
     }
 
-    private static func writeChain(_ report: TrustReport, to writer: inout JSONWriter) {
+    private static func writeChain(_ report: TrustReport, to writer: inout JSONWriter, notes: ReportNotes) {
         let fingerprints = report.fingerprints
         writer.beginArray()
         for (index, certificate) in report.chain.enumerated() {
@@ -149,7 +164,8 @@ enum EvaluateJSONRenderer {
             writer.string(ISO8601Text.timestamp(certificate.notBefore))
             if index < report.revocation.count {
                 writer.key("revocation")
-                writer.value(RevocationText.json(report.revocation[index]))
+                let status = report.revocation[index]
+                writer.value(RevocationText.json(status, source: notes.sourceJSON(status, index: index, report: report)))
             }
             writer.key("sha256")
             if index < fingerprints.count { writer.hex(fingerprints[index]) } else { writer.string("") }
@@ -161,29 +177,31 @@ enum EvaluateJSONRenderer {
     }
 
     /// One report.
-    static func render(_ report: TrustReport) -> String {
+    static func render(_ report: TrustReport, notes: ReportNotes = ReportNotes()) -> String {
         var writer = JSONWriter(pretty: true)
-        write(report, to: &writer)
+        write(report, to: &writer, notes: notes)
         return writer.finishedText()
     }
 
     /// Reports that agree: the first report's document plus the backends' names.
-    static func renderAgreement(_ reports: [TrustReport]) -> String {
+    static func renderAgreement(_ reports: [TrustReport], notes: ReportNotes = ReportNotes()) -> String {
         var writer = JSONWriter(pretty: true)
-        write(reports[0], to: &writer, backends: reports.map(\.backend))
+        write(reports[0], to: &writer, backends: reports.map(\.backend), notes: notes)
         return writer.finishedText()
     }
 
     /// Reports that disagree, side by side.
-    static func renderDisagreement(_ reports: [TrustReport]) -> String {
+    static func renderDisagreement(_ reports: [TrustReport], notes: ReportNotes = ReportNotes()) -> String {
         var writer = JSONWriter(pretty: true)
-        writeDisagreement(reports, to: &writer)
+        writeDisagreement(reports, to: &writer, notes: notes)
         return writer.finishedText()
     }
 
     /// `{"agree": false, "id": ..., "reports": {"<backend>": {...}, ...}}`, the backends in sorted order (the
     /// last report of a backend named twice).
-    static func writeDisagreement(_ reports: [TrustReport], to writer: inout JSONWriter, id: JSONValue? = nil) {
+    static func writeDisagreement(
+        _ reports: [TrustReport], to writer: inout JSONWriter, id: JSONValue? = nil, notes: ReportNotes = ReportNotes()
+    ) {
         var byBackend: [String: TrustReport] = [:]
         for report in reports { byBackend[report.backend] = report }
         writer.beginObject()
@@ -197,7 +215,7 @@ enum EvaluateJSONRenderer {
         writer.beginObject()
         for (name, report) in byBackend.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             writer.key(named: name)
-            write(report, to: &writer)
+            write(report, to: &writer, notes: notes)
         }
         writer.endObject()
         writer.endObject()

@@ -25,9 +25,13 @@ struct EvaluateOptions {
     /// `--network`: the evaluation may fetch missing issuers over http://.
     var network: Bool
     var pins: [SPKIPin]
+    /// Where the SSL policy's peer name comes from, for the SSLHostname message: `--host`, `--ip` (connect:
+    /// `--servername` or the target); nil without one.
+    var peerNameOrigin: String?
     var policy: TrustPolicy
     var verifyDate: Date?
     var maxDepth: Int
+    /// `--system-roots`: the system roots join the `--anchors` (without `--anchors` they are used anyway).
     var systemRoots: Bool
     var exceptions: String?
     var saveExceptions: String?
@@ -36,6 +40,10 @@ struct EvaluateOptions {
     /// `--audit` (or its alias `--second-opinion on`): the backend's library also judges the path the core chose
     /// (default off: the core decides alone).
     var audit: Bool
+
+    /// True when the system roots are anchors: with `--system-roots`, or when no `--anchors` is given (as a
+    /// `SecTrust` without `SecTrustSetAnchorCertificates` uses them). `--anchors` alone means only those.
+    var usesSystemRoots: Bool { systemRoots || anchors.isEmpty }
 
     /// The evaluator's configuration: no result cache (each run evaluates), the audit mode as chosen.
     var evaluatorConfiguration: TrustEvaluator.Configuration {
@@ -105,9 +113,6 @@ struct EvaluateOptions {
             audit = false
         case let other?: throw .usage("--second-opinion must be on or off, not '\(other)'", command: command)
         }
-        if anchors.isEmpty, !systemRoots, alwaysTrust.isEmpty, !useTrustStore {
-            throw .usage("--anchors FILE is required (or --system-roots, --always-trust FILE or --trust-store)", command: command)
-        }
         let stdinUsers = ([chain, batch].compactMap { $0 } + anchors + intermediates + alwaysTrust + distrust + crls + ocspResponses + [exceptions].compactMap { $0 })
             .filter { $0 == "-" }
         if stdinUsers.count > 1 { throw .usage("standard input ('-') can be read only once", command: command) }
@@ -130,6 +135,7 @@ struct EvaluateOptions {
             maxDepth = TrustEvaluation.defaultMaxDepth
         }
         policy = try Self.policy(arguments)
+        peerNameOrigin = arguments.value("host") != nil ? "--host" : arguments.value("ip") != nil ? "--ip" : nil
         switch arguments.value("backend") {
         case nil: backend = .one(registry.defaultName)
         case BackendRegistry.allBackendsChoice?: backend = .both
@@ -141,6 +147,14 @@ struct EvaluateOptions {
             }
             backend = .one(name)
         }
+    }
+
+    /// What the renderers say besides the report: `anchorSources`, where the peer name came from, the revocation
+    /// options, and the OCSP responses a server stapled (`stapled`).
+    func notes(anchorSources: AnchorSources?, stapled: [OCSPResponse] = []) -> ReportNotes {
+        ReportNotes(
+            anchorSources: anchorSources, peerNameOrigin: peerNameOrigin, network: network,
+            revocationMode: revocationMode, stapledResponses: stapled)
     }
 
     /// The profiles `--profile` accepts, in help order.
@@ -186,18 +200,38 @@ struct EvaluateOptions {
     /// Reads every file and builds the evaluation.
     /// - Throws: ``CLIError/input(file:problem:)`` for a bad file.
     func makeEvaluation(context: CommandContext) throws(CLIError) -> TrustEvaluation {
+        try makeEvaluationAndSources(context: context).evaluation
+    }
+
+    /// ``makeEvaluation(context:)`` and where its anchors come from.
+    func makeEvaluationAndSources(context: CommandContext) throws(CLIError)
+        -> (evaluation: TrustEvaluation, anchorSources: AnchorSources)
+    {
         // Only the leaf must decode: a later certificate that does not is left out and reported.
         let (certificates, skipped) = try context.loader.loadChain(chain)
-        var evaluation = try makeEvaluation(certificates: certificates, context: context)
+        var (evaluation, sources) = try makeEvaluationAndSources(certificates: certificates, context: context)
         evaluation.skippedCertificates.insert(contentsOf: skipped, at: 0)
-        return evaluation
+        return (evaluation, sources)
     }
 
     /// Reads every file except the chain and builds the evaluation of `certificates` (leaf first).
     /// - Throws: ``CLIError/input(file:problem:)`` for a bad file.
     func makeEvaluation(certificates: [Certificate], context: CommandContext) throws(CLIError) -> TrustEvaluation {
+        try makeEvaluationAndSources(certificates: certificates, context: context).evaluation
+    }
+
+    /// ``makeEvaluation(certificates:context:)`` and where its anchors come from.
+    func makeEvaluationAndSources(certificates: [Certificate], context: CommandContext) throws(CLIError)
+        -> (evaluation: TrustEvaluation, anchorSources: AnchorSources)
+    {
         let loader = context.loader
-        let anchorCertificates = try loader.loadAll(anchors)
+        var sources = AnchorSources()
+        var anchorCertificates: [Certificate] = []
+        for path in anchors {
+            let loaded = try loader.loadAll([path])
+            anchorCertificates += loaded
+            sources.sources.append(.init(kind: .anchors, path: InputReader.displayName(path), certificates: loaded.count))
+        }
         // The pool: a certificate that does not decode is left out and reported, never a reason to stop.
         var intermediateCertificates: [Certificate] = []
         var skipped: [SkippedCertificate] = []
@@ -207,9 +241,22 @@ struct EvaluateOptions {
             skipped += pool.skipped
         }
         // The system roots are the core's (SystemTrustStore, anchorsOnly false), exactly as for a library user:
-        // never passed as app-supplied anchors.
-        if systemRoots, let problem = SystemTrustStore.problem {
-            throw .input(file: SystemTrustStore.bundlePath ?? "system roots", problem: problem)
+        // never passed as app-supplied anchors. None found fails closed: an input error, never an empty set that
+        // leaves every chain untrusted without saying why.
+        if usesSystemRoots {
+            if let problem = SystemTrustStore.problem {
+                throw .input(
+                    file: SystemTrustStore.bundlePath ?? "system roots",
+                    problem: problem + (systemRoots ? "" : " (the system roots are used when no --anchors FILE is given)"))
+            }
+            let count = SystemTrustStore.certificates.count
+            sources.sources += SystemTrustStore.sources.map { .init(kind: .systemRoots, path: $0, certificates: count) }
+        }
+        var alwaysTrusted: [Certificate] = []
+        for path in alwaysTrust {
+            let loaded = try loader.loadAll([path])
+            alwaysTrusted += loaded
+            sources.sources.append(.init(kind: .alwaysTrust, path: InputReader.displayName(path), certificates: loaded.count))
         }
         let exceptionsValue = try exceptions.map { path throws(CLIError) -> TrustExceptions in
             let bytes = try context.reader.read(path)
@@ -220,35 +267,41 @@ struct EvaluateOptions {
             }
         }
         // The store's settings come after the command line's (--distrust still denies whatever the store says).
-        let stored = try storeSettings(context: context)
+        let (stored, storeDirectory) = try storeSettings(context: context)
+        if let storeDirectory {
+            sources.sources.append(.init(kind: .trustStore, path: storeDirectory, certificates: stored.count))
+        }
         let revocationLoader = RevocationFileLoader(reader: context.reader)
         var revocationLists: [CertificateRevocationList] = []
         for path in crls { revocationLists += try revocationLoader.load(path) }
         let responses = try ocspResponses.map { path throws(CLIError) in try revocationLoader.loadOCSPResponse(path) }
         var evaluation = TrustEvaluation(
-            certificates: certificates, policies: [policy], anchors: anchorCertificates, anchorsOnly: !systemRoots,
+            certificates: certificates, policies: [policy], anchors: anchorCertificates, anchorsOnly: !usesSystemRoots,
             verifyDate: verifyDate,
             trustSettings: TrustSettings(
-                alwaysTrust: try loader.loadAll(alwaysTrust), distrust: try loader.loadAll(distrust),
+                alwaysTrust: alwaysTrusted, distrust: try loader.loadAll(distrust),
                 certificateSettings: stored),
             exceptions: exceptionsValue, crls: revocationLists, pins: pins,
             additionalIntermediates: intermediateCertificates, maxDepth: maxDepth,
             ocspResponses: responses, revocationMode: revocationMode, requireRevocation: requireRevocation,
             networkFetchAllowed: network)
         evaluation.skippedCertificates = skipped
-        return evaluation
+        return (evaluation, sources)
     }
 
-    /// The trust store's settings when `--trust-store` was given, else none.
+    /// The trust store's settings and its directory when `--trust-store` was given, else none.
     /// - Throws: an input error naming the store file when it is corrupt, newer or unreadable.
-    private func storeSettings(context: CommandContext) throws(CLIError) -> [CertificateTrustSettings] {
-        guard useTrustStore else { return [] }
+    private func storeSettings(context: CommandContext) throws(CLIError)
+        -> (settings: [CertificateTrustSettings], directory: String?)
+    {
+        guard useTrustStore else { return ([], nil) }
         let directory = try TrustStoreOption.existingDirectory(
             trustStoreDirectory, environment: context.environment, command: EvaluateCommand.name)
         let store = TrustStoreOption.store(directory, context: context)
-        return try TrustStoreOption.run(command: EvaluateCommand.name) { () throws(TrustStoreError) in
+        let settings = try TrustStoreOption.run(command: EvaluateCommand.name) { () throws(TrustStoreError) in
             try store.entries().map(\.settings)
         }
+        return (settings, directory)
     }
 
     private static func reason(_ error: any Error) -> String {

@@ -16,24 +16,32 @@ import CertKit
 /// names its rule and the profiles that enforce it; when another profile drops that rule, the verdict line says so
 /// (`; use --profile rfc5280 to drop this rule`). In the audit mode, each LibraryVerdict failure adds a line with the
 /// library's words (`  library verdict: [0] openssl: ...`). When path building tried more than one candidate path, a
-/// last line says how many.
+/// line says how many. With ``ReportNotes`` (what a command knows besides the report): a revoked certificate's
+/// date and reason, a given OCSP response labelled `stapled OCSP` or `OCSP response file`, `  revocation not
+/// checked (no CRL, OCSP or --network)` when nothing was asked for, the verdict's hint (where an SSLHostname's name
+/// came from, a missing issuer's caIssuers URL), fetched URLs shortened, and a last line naming the anchor sources
+/// (`  anchors: system roots (/etc/ssl/certs/ca-certificates.crt, 146 certificates)`).
 enum EvaluateTextRenderer {
-    static func render(_ report: TrustReport) -> String {
-        var lines = [verdict(report)]
+    static func render(_ report: TrustReport, notes: ReportNotes = ReportNotes()) -> String {
+        var lines = [verdict(report, notes: notes)]
         for (index, certificate) in report.chain.enumerated() {
             let failed = index < report.checks.count ? report.checks[index].sorted().map(\.name) : []
             let fetched = index < report.fetchedFrom.count ? report.fetchedFrom[index] : nil
             lines.append(
                 "  [\(index)] \(certificate.subject)  (issuer \(certificate.issuer))  — "
                     + (failed.isEmpty ? "ok" : failed.joined(separator: ", "))
-                    + (fetched.map { "  (fetched from \(DisplayText.escaped($0)))" } ?? ""))
+                    + (fetched.map { "  (fetched from \(DisplayText.escaped(ReportNotes.shortened($0))))" } ?? ""))
             if index < report.revocation.count {
-                lines.append("      revocation: " + RevocationText.line(report.revocation[index]))
+                let status = report.revocation[index]
+                lines.append(
+                    "      revocation: "
+                        + RevocationText.line(status, source: notes.sourceText(status, index: index, report: report)))
             }
         }
+        if let line = notes.revocationNotChecked(report) { lines.append("  " + line) }
         for fetch in report.fetches {
             // What the network gave, one line per URL: the outcome, or why nothing usable came back.
-            let url = DisplayText.escaped(fetch.url)
+            let url = DisplayText.escaped(ReportNotes.shortened(fetch.url))
             if let problem = fetch.problem {
                 lines.append("  fetch \(url) failed: \(DisplayText.escaped(problem))")
             } else {
@@ -52,16 +60,18 @@ enum EvaluateTextRenderer {
             // Path building tried alternatives: say so, the chain above is the one that was used (or got furthest).
             lines.append("  (\(report.pathsTried) candidate paths tried)")
         }
+        if let sources = notes.anchorSources { lines.append("  " + sources.text) }
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// `<result>: <errorName> (<code>): <message>`, or `<result>: trusted`. The message quotes names from the
     /// certificates and the peer name as given, so it goes through ``DisplayText/escaped(_:)``; subjects and
     /// issuers on the chain lines are RFC 4514 strings, already escaped by the same rule.
-    static func verdict(_ report: TrustReport) -> String {
+    static func verdict(_ report: TrustReport, notes: ReportNotes = ReportNotes()) -> String {
         if report.isTrusted { return "\(report.result): trusted" }
         if let error = report.error {
             return "\(report.result): " + DisplayText.escaped(error.description)
+                + (notes.hint(report).map { "; " + DisplayText.escaped($0) } ?? "")
                 + (ProfileHint.hint(for: report).map { "; \($0)" } ?? "")
         }
         let failed = report.allFailures.sorted().map(\.name)

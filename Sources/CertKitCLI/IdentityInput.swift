@@ -68,17 +68,25 @@ enum IdentityInput {
     /// No password: the empty one.
     private static var noPassword: SecretBytes { SecretBytes(copying: []) }
 
-    /// Imports a PKCS#12 file with `importer` (an empty password when none was given).
+    /// Imports a PKCS#12 file with `importer` (an empty password when none was given); `gnutlsOption` is the
+    /// option that makes this command import with GnuTLS (`--tls gnutls` for connect, `--backend gnutls` else).
     static func importPKCS12(
-        _ bytes: [UInt8], file: String, password: SecretBytes?, importer: any IdentityImporter
+        _ bytes: [UInt8], file: String, password: SecretBytes?, importer: any IdentityImporter,
+        gnutlsOption: String = "--backend gnutls"
     ) throws(CLIError) -> Identity {
         do {
             return try importer.importPKCS12(bytes, password: password ?? noPassword)
         } catch .wrongPassword where password == nil {
             throw .input(file: file, problem: "the PKCS#12 file needs a password: give --password-file FILE or --password-env VAR")
         } catch {
-            throw .input(file: file, problem: error.description)
+            throw .input(file: file, problem: problem(error, gnutlsOption: gnutlsOption))
         }
+    }
+
+    /// The line for `error`; legacy encryption names the option that imports with GnuTLS.
+    static func problem(_ error: IdentityError, gnutlsOption: String) -> String {
+        guard error.code == .legacyEncryption else { return error.description }
+        return "\(error.description) (\(gnutlsOption))"
     }
 
     /// The certificates of a PKCS#12 file and its identity, nil when it holds no key (for `inspect` and `convert`,
@@ -98,7 +106,7 @@ enum IdentityInput {
         } catch .wrongPassword where password == nil {
             throw .input(file: file, problem: "the PKCS#12 file needs a password: give --password-file FILE or --password-env VAR")
         } catch {
-            throw .input(file: file, problem: error.description)
+            throw .input(file: file, problem: problem(error, gnutlsOption: "--backend gnutls"))
         }
     }
 
@@ -122,7 +130,10 @@ enum IdentityInput {
             guard isPKCS12(bytes) else {
                 throw .input(file: name, problem: "not a PKCS#12 file (for PEM files use --cert FILE --key FILE)")
             }
-            return try importPKCS12(bytes, file: name, password: password, importer: importer)
+            // The identity is imported by the library of the handshake (connect's --tls).
+            return try importPKCS12(
+                bytes, file: name, password: password, importer: importer,
+                gnutlsOption: command == ConnectCommand.name ? "--tls gnutls" : "--backend gnutls")
         }
         guard let certificatePath, let keyPath else { return nil }
         let certificates = try context.loader.load(certificatePath).certificates

@@ -13,6 +13,9 @@ struct RevocationFileLoader {
         do {
             return try CertificateRevocationList.decodeAll(bytes)
         } catch {
+            if let kind = DERKind.identify(bytes), kind != .crl {
+                throw .input(file: name, problem: "\(kind.description), not a CRL")
+            }
             throw .input(file: name, problem: "not a CRL: \(error.message)")
         }
     }
@@ -26,6 +29,14 @@ struct RevocationFileLoader {
         do {
             return try OCSPResponse(derEncoded: bytes)
         } catch {
+            if let kind = DERKind.identify(bytes), kind != .ocspResponse {
+                throw .input(file: name, problem: "\(kind.description), not an OCSP response")
+            }
+            if let label = try? PEM.decode(bytes).first?.label {
+                throw .input(
+                    file: name,
+                    problem: "a PEM \(MessageText.line(label)) block, not an OCSP response (one DER response, as openssl ocsp -respout writes it)")
+            }
             throw .input(file: name, problem: "not an OCSP response: \(error.message)")
         }
     }

@@ -213,7 +213,6 @@ struct ConnectCommandTests {
             ("127.0.0.1:1", ["--anchors", sample("root-ca.pem"), "--tls", "schannel"], "--tls must be " + BackendRegistry.standard.names.joined(separator: " or ")),
             ("127.0.0.1:1", ["--anchors", sample("root-ca.pem"), "--timeout", "0"], "--timeout must be"),
             ("127.0.0.1:1", ["--anchors", sample("root-ca.pem"), "--json", "--show-chain"], "--show-chain prints text"),
-            ("127.0.0.1:1", [], "--anchors FILE is required"),
         ] {
             let run = certkitConnect(target, arguments)
             #expect(run.status == 2, "\(arguments)")

@@ -64,6 +64,23 @@ struct ConnectIdentityTests {
         }
     }
 
+    @Test("a legacy-encrypted PKCS#12: the hint names --tls gnutls, and --tls gnutls presents it", arguments: [settings[0]])
+    func legacyIdentity(setting: Setting) throws {
+        let legacy = ["--identity", IdentityPaths.fixture("client-legacy.p12")] + password
+        try withMutualTLSServer(setting) { target, tls in
+            guard tls == "openssl" else { return }
+            let refused = certkitConnect(target, anchors("openssl") + legacy)
+            #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+            #expect(refused.stderr.contains("legacy RC2-40-CBC"), "\(refused.stderr)")
+            #expect(refused.stderr.hasSuffix("(--tls gnutls)\n"), "connect's option, not --backend: \(refused.stderr)")
+            #expect(!refused.stderr.contains("--backend"))
+            // What the hint says works.
+            let presented = certkitConnect(target, anchors("gnutls") + legacy)
+            #expect(presented.status == 0, "\(presented.stdout)\(presented.stderr)")
+            #expect(presented.verdict == "unspecified: trusted")
+        }
+    }
+
     @Test("no identity: refused, exit 1, one line that says what to give", arguments: settings)
     func missingIdentity(setting: Setting) throws {
         try withMutualTLSServer(setting) { target, tls in

@@ -63,6 +63,7 @@ struct EvaluateRenderingTests {
               [0] CN=localhost  (issuer CN=certkit Demo Intermediate CA)  — SSLHostname, TemporalValidity
               [1] CN=certkit Demo Intermediate CA  (issuer CN=certkit Demo Root CA)  — ok
               [2] CN=certkit Demo Root CA  (issuer CN=certkit Demo Root CA)  — ok
+              revocation not checked (no CRL, OCSP or --network)
               (2 candidate paths tried)
 
             """)
@@ -148,7 +149,6 @@ struct EvaluateOptionTests {
     static let chain = FixtureLocator.sample("server-chain.pem")
 
     @Test("usage errors exit 2 with one line", arguments: [
-        ["evaluate", chain],
         ["evaluate"] + anchors,
         ["evaluate"] + anchors + [chain, chain],
         ["evaluate", "--host", "a", "--ip", "127.0.0.1"] + anchors + [chain],

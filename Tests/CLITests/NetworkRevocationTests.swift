@@ -1,3 +1,4 @@
+@testable import CertKitCLI
 import CertKitTestSupport
 import Foundation
 import Glibc
@@ -62,7 +63,7 @@ struct NetworkRevocationTests {
     func responder(_ revoked: Bool) throws {
         let port = try LoopbackPort.free()
         let pki = try NetworkTestPKI(leafIssuerURL: "http://127.0.0.1:1/unused", ocspURL: "http://127.0.0.1:\(port)")
-        try pki.writeIntermediateDatabase(leafRevoked: revoked)
+        try pki.writeIntermediateDatabase(leafRevoked: revoked, reason: revoked ? "keyCompromise" : nil)
         let responder = try Responder(pki, port: port)
         defer { responder.server.stop() }
         let run = Self.evaluate(pki, [])
@@ -70,6 +71,21 @@ struct NetworkRevocationTests {
         #expect(code == (revoked ? 11 : 0), "\(run.stdoutText)")
         #expect(revocation["outcome"] as? String == (revoked ? "revoked" : "good"))
         #expect(revocation["source"] as? String == "ocsp")
+        // A revoked certificate shows when and why; the fetched URL is whole in the JSON, shortened in the text.
+        #expect(revocation["revocationDate"] as? String == (revoked ? "2025-01-01T00:00:00Z" : nil))
+        #expect(revocation["revocationReason"] as? String == (revoked ? "keyCompromise" : nil))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout)) as? [String: Any])
+        let urls = (object["fetches"] as? [[String: Any]] ?? []).compactMap { $0["url"] as? String }
+        let ocspURL = try #require(urls.first { $0.hasPrefix("http://127.0.0.1:\(port)/") }, "\(urls)")
+        #expect(ocspURL.count > ReportNotes.urlDisplayLength, "a GET request carries the whole request: \(ocspURL)")
+        let text = certkit(["evaluate", "--anchors", pki.root, "--intermediates", pki.intermediate, "--host", "leaf.example",
+                            "--network", pki.leaf])
+        #expect(text.stdoutText.contains("  fetched \(ReportNotes.shortened(ocspURL))"), "\(text.stdoutText)")
+        #expect(!text.stdoutText.contains(ocspURL))
+        if revoked {
+            #expect(text.stdoutText.contains("      revocation: revoked (OCSP) on 2025-01-01T00:00:00Z, reason keyCompromise\n"),
+                    "\(text.stdoutText)")
+        }
         // Without --network nothing is asked: not checked, trusted.
         let offline = certkit(["evaluate", "--anchors", pki.root, "--intermediates", pki.intermediate, pki.leaf])
         #expect(offline.code == 0)

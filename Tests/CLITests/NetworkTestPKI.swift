@@ -60,9 +60,10 @@ struct NetworkTestPKI {
     private func run(_ arguments: [String]) throws { try pki.openssl(arguments) }
 
     /// Writes the intermediate's database (`index.txt`, as `openssl ocsp -index` and `openssl ca` read it) with
-    /// the leaf valid or revoked, and its CRL (`int.crl.der`, 30 days) listing the leaf when revoked.
-    func writeIntermediateDatabase(leafRevoked: Bool) throws {
-        let status = leafRevoked ? "R\t301231000000Z\t250101000000Z" : "V\t301231000000Z\t"
+    /// the leaf valid or revoked (on 2025-01-01, for `reason` when given: `keyCompromise`, ...), and its CRL
+    /// (`int.crl.der`, 30 days) listing the leaf when revoked.
+    func writeIntermediateDatabase(leafRevoked: Bool, reason: String? = nil) throws {
+        let status = leafRevoked ? "R\t301231000000Z\t250101000000Z" + (reason.map { ",\($0)" } ?? "") : "V\t301231000000Z\t"
         try directory.write("index.txt", Array("\(status)\t03\tunknown\t/CN=leaf.example\n".utf8))
         try directory.write("crlnumber", Array("01\n".utf8))
         let config = """

@@ -37,7 +37,7 @@ struct OCSPTests {
             revocation: chain[0]["revocation"] as? [String: Any] ?? [:])
     }
 
-    @Test("a good response signed by the issuer: checked, stapled OCSP, valid until its nextUpdate",
+    @Test("a good response signed by the issuer: checked, from its file (not stapled), valid until its nextUpdate",
           arguments: ["good.der", "good-sha256.der", "delegated.der"])
     func good(_ response: String) throws {
         let outcome = try Self.evaluate("leaf-good.pem", ["--ocsp-response", Self.file(response)])
@@ -45,7 +45,7 @@ struct OCSPTests {
         #expect(outcome.result == "unspecified")
         #expect(outcome.revocation["checked"] as? Bool == true)
         #expect(outcome.revocation["outcome"] as? String == "good")
-        #expect(outcome.revocation["source"] as? String == "stapledOCSP")
+        #expect(outcome.revocation["source"] as? String == "ocspFile", "a response read from a file is not stapled")
         let until = try #require(outcome.revocation["validUntil"] as? String)
         #expect(until > (try Self.date("verify-date.txt")))
     }
@@ -126,9 +126,11 @@ struct OCSPTests {
         ])
         #expect(run.code == 0)
         let lines = run.stdoutText.split(separator: "\n").map(String.init)
-        #expect(lines.count == 5)
-        #expect(lines[2].hasPrefix("      revocation: good (stapled OCSP) until "))
+        #expect(lines.count == 6)
+        #expect(lines[2].hasPrefix("      revocation: good (OCSP response file) until "), "read from a file, not stapled")
         #expect(lines[4] == "      revocation: not applicable")
+        #expect(lines[5] == "  anchors: \(Self.file("ca.pem")) (1 certificate)")
+        #expect(!run.stdoutText.contains("revocation not checked"))
     }
 
     @Test("bad input: a file that is not an OCSP response, and --require-revocation with --revocation off")

@@ -26,3 +26,14 @@ func certkit(_ arguments: [String], stdin: [UInt8] = []) -> RunResult {
 func sampleCertificates(_ name: String) throws -> [Certificate] {
     try CertificateBundle.decode(try FixtureLocator.bytes(FixtureLocator.sample(name))).certificates
 }
+
+/// A pretty `evaluate --json` document without its `anchorSources` and `hostSource` members (which only a command
+/// knows), to compare with a report rendered by the library's path; nil when `anchorSources` is missing.
+func withoutAnchorSources(_ document: String) -> String? {
+    guard let range = document.range(
+        of: #"  "anchorSources": \[\n(?:    .*\n)*  \],\n"#, options: .regularExpression)
+    else { return nil }
+    let stripped = document.replacingCharacters(in: range, with: "")
+    guard let host = stripped.range(of: #"  "hostSource": "[^"\n]*",\n"#, options: .regularExpression) else { return stripped }
+    return stripped.replacingCharacters(in: host, with: "")
+}

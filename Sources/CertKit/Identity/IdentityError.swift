@@ -63,7 +63,7 @@ public struct IdentityError: Error, Sendable, Hashable, CustomStringConvertible 
         case .legacyEncryption:
             "encrypted with legacy \(detail ?? "RC2/RC4") encryption, which OpenSSL 3 refuses without its legacy "
                 + "provider: re-encrypt it (openssl pkcs12 -legacy -in FILE -nodes | openssl pkcs12 -export -out NEW.p12) "
-                + "or import it with --backend gnutls"
+                + "or import it with GnuTLS"
         case .keyMismatch:
             "the private key does not belong to the certificate"
         case .noKey:

@@ -90,6 +90,42 @@ enum CRLParser {
         return revoked
     }
 
+    /// The revocationDate and reasonCode (when present) of the entry for `serial` in the CRL `der` (already
+    /// decoded once, so its bounds held); nil when it lists no such serial or does not decode.
+    static func entry(of serial: [UInt8], in der: [UInt8]) -> (date: Date, reason: Int?)? {
+        try? DERReader.read(der) { (top) throws(CertificateDecodingError) -> (date: Date, reason: Int?)? in
+            var list = try top.read(DERTag.sequence, "CertificateList").children()
+            var fields = try list.read(DERTag.sequence, "tbsCertList").children()
+            _ = try fields.readIfPresent(DERTag.integer)
+            _ = try fields.read(DERTag.sequence, "signature")
+            _ = try fields.read(DERTag.sequence, "issuer")
+            _ = try fields.next()
+            if let tag = fields.peekTag, tag == DERTag.utcTime || tag == DERTag.generalizedTime { _ = try fields.next() }
+            guard let entries = try fields.readIfPresent(DERTag.sequence) else { return nil }
+            var revoked = try entries.children()
+            while let entry = try revoked.next() {
+                var entryFields = try entry.children()
+                guard try entryFields.read(DERTag.integer, "userCertificate").integerBytes() == serial,
+                      let dateNode = try entryFields.next()
+                else { continue }
+                let date = try dateNode.time()
+                var reason: Int?
+                if let entryExtensions = try entryFields.readIfPresent(DERTag.sequence) {
+                    var extensionList = try entryExtensions.children()
+                    while let element = try extensionList.next() {
+                        var parts = try element.children()
+                        guard try parts.read(DERTag.objectIdentifier, "extnID").objectIdentifier() == "2.5.29.21" else { continue }
+                        _ = try parts.readIfPresent(DERTag.boolean)
+                        var value = try parts.read(DERTag.octetString, "extnValue").encapsulated()
+                        reason = try value.read(DERTag.enumerated, "reasonCode").smallInteger()
+                    }
+                }
+                return (date, reason)
+            }
+            return nil
+        }
+    }
+
     /// What the CRL's own extensions say.
     private struct CRLExtensionSummary {
         var authorityKeyIdentifier: [UInt8]?

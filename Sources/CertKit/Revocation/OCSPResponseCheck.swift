@@ -17,8 +17,8 @@ struct OCSPResponseCheck {
     enum Answer: Hashable {
         /// Not revoked, until the date given.
         case good(until: Date)
-        /// Revoked.
-        case revoked
+        /// Revoked, at the date given, for the reason given (a CRLReason value) when the response gives one.
+        case revoked(at: Date, reason: Int?)
         /// The responder does not know the certificate: no answer.
         case unknown
         /// The response names the certificate but does not validate, for the reason given.
@@ -63,7 +63,7 @@ struct OCSPResponseCheck {
         }
         switch single.status {
         case .good: return .good(until: until)
-        case .revoked: return .revoked
+        case .revoked(let date): return .revoked(at: date, reason: single.revocationReason)
         case .unknown: return .unknown
         }
     }
@@ -134,6 +134,12 @@ extension OCSPResponseCheck.Answer {
     var goodUntil: Date? {
         if case .good(let until) = self { return until }
         return nil
+    }
+
+    /// True for a `revoked` answer.
+    var isRevoked: Bool {
+        if case .revoked = self { return true }
+        return false
     }
 
     /// Why an `invalid` answer was refused, else nil.

@@ -71,10 +71,12 @@ struct RevocationCheck {
             let fetchedAnswers = try ocsp.answers(about: certificate, issuedBy: issuer, in: fetched, at: date)
             let answers = stapledAnswers + fetchedAnswers
             let source: RevocationSource =
-                stapledAnswers.contains { $0 == .revoked || $0.goodUntil != nil } ? .stapledOCSP : .ocsp
-            if answers.contains(.revoked) {
+                stapledAnswers.contains { $0.isRevoked || $0.goodUntil != nil } ? .stapledOCSP : .ocsp
+            if let revoked = answers.first(where: \.isRevoked), case .revoked(let date, let reason) = revoked {
                 findings.record(TrustRules.revocation, at: index, note: "reported revoked by a valid OCSP response")
-                status = RevocationStatus(outcome: .revoked, source: stapledAnswers.contains(.revoked) ? .stapledOCSP : .ocsp)
+                status = RevocationStatus(
+                    outcome: .revoked, source: stapledAnswers.contains(where: \.isRevoked) ? .stapledOCSP : .ocsp,
+                    revocationDate: date, revocationReason: reason)
             } else if status.outcome != .revoked, let until = answers.compactMap(\.goodUntil).max() {
                 status = RevocationStatus(outcome: .good, source: source, validUntil: until)
             } else if !answers.isEmpty, !answers.contains(.unknown), answers.allSatisfy({ $0.goodUntil == nil }) {
@@ -134,9 +136,12 @@ struct RevocationCheck {
             return notChecked
         }
         let source: RevocationSource = valid.contains { files.contains($0) } ? .crlFile : .crlFetched
-        if valid.contains(where: { $0.revokedSerialNumbers.contains(certificate.serialNumber) }) {
+        if let listing = valid.first(where: { $0.revokedSerialNumbers.contains(certificate.serialNumber) }) {
             findings.record(TrustRules.revocation, at: index, note: "listed on a valid CRL of its issuer")
-            return RevocationStatus(outcome: .revoked, source: source)
+            let entry = CRLParser.entry(of: certificate.serialNumber, in: listing.derEncoded)
+            return RevocationStatus(
+                outcome: .revoked, source: source,
+                revocationDate: entry?.date, revocationReason: entry?.reason)
         }
         let nextUpdates = valid.map(\.nextUpdate)
         let until = nextUpdates.contains(nil) ? nil : nextUpdates.compactMap { $0 }.max()

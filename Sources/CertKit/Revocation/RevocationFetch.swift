@@ -40,7 +40,7 @@ enum RevocationFetch {
                         evaluation.fetchedOCSPResponses.append(response)
                         let answers = (try? OCSPResponseCheck(backend: backend).answers(
                             about: certificate, issuedBy: issuer, in: [response], at: date)) ?? []
-                        answered = answers.contains { $0 == .revoked || $0.goodUntil != nil }
+                        answered = answers.contains { $0.isRevoked || $0.goodUntil != nil }
                         added = true
                     } catch {
                         session.describeLast("not an OCSP response: \(error.message)")

@@ -32,12 +32,31 @@ public struct RevocationStatus: Sendable, Hashable {
     public var source: RevocationSource?
     /// Until when the answer is valid (the response's or CRL's nextUpdate; nil when it has none or there is none).
     public var validUntil: Date?
+    /// For a revoked certificate: when it was revoked (the OCSP revocationTime or the CRL entry's revocationDate).
+    public var revocationDate: Date?
+    /// For a revoked certificate: the reason the answer gives (an RFC 5280 CRLReason value), when it gives one.
+    public var revocationReason: Int?
 
     /// Creates a status.
-    package init(outcome: Outcome, source: RevocationSource? = nil, validUntil: Date? = nil) {
+    package init(
+        outcome: Outcome, source: RevocationSource? = nil, validUntil: Date? = nil, revocationDate: Date? = nil,
+        revocationReason: Int? = nil
+    ) {
         self.outcome = outcome
         self.source = source
         self.validUntil = validUntil
+        self.revocationDate = revocationDate
+        self.revocationReason = revocationReason
+    }
+
+    /// The name of an RFC 5280 CRLReason value (`keyCompromise`, ...), or `reason N` for one it does not define.
+    public static func reasonName(_ reason: Int) -> String {
+        let names = [
+            0: "unspecified", 1: "keyCompromise", 2: "cACompromise", 3: "affiliationChanged", 4: "superseded",
+            5: "cessationOfOperation", 6: "certificateHold", 8: "removeFromCRL", 9: "privilegeWithdrawn",
+            10: "aACompromise",
+        ]
+        return names[reason] ?? "reason \(reason)"
     }
 
     /// True when a valid answer was used.

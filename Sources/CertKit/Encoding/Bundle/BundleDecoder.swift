@@ -203,13 +203,13 @@ enum BundleDecoder {
                 }
                 if let certificate {
                     certificates.append(certificate)
-                } else if first && isCRL(der, limits: limits) {
-                    throw CertificateDecodingError(.noCertificate, "no certificate found (only a DER CRL)")
+                } else if first, let kind = otherKind(der) {
+                    throw CertificateDecodingError(.noCertificate, "\(kind.description), not a certificate")
                 }
                 node = try reader.next()
             } catch {
-                if certificates.isEmpty && isCRL(der, limits: limits) {
-                    throw CertificateDecodingError(.noCertificate, "no certificate found (only a DER CRL)")
+                if certificates.isEmpty, let kind = otherKind(der) {
+                    throw CertificateDecodingError(.noCertificate, "\(kind.description), not a certificate")
                 }
                 let message = certificates.isEmpty ? error.message
                     : "trailing data after DER certificate \(certificates.count): \(error.message)"
@@ -219,8 +219,11 @@ enum BundleDecoder {
         return CertificateBundle(certificates: certificates, format: certificates.count == 1 ? .der : .derSequence)
     }
 
-    private static func isCRL(_ der: [UInt8], limits: Limits) -> Bool {
-        (try? CRLParser.parse(der, limits: limits)) != nil
+    /// What `der` is when it is recognisably another kind of file than a certificate (a key, a CSR, a CRL, an
+    /// OCSP message, PKCS#12, a PKCS#7 message that is not signedData), else nil.
+    private static func otherKind(_ der: [UInt8]) -> DERKind? {
+        guard let kind = DERKind.identify(der), kind != .certificate else { return nil }
+        return kind
     }
 
     /// How many well-formed top-level elements `der` starts with, counting no further than one past the limit:

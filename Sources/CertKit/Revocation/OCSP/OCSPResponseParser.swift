@@ -142,6 +142,7 @@ enum OCSPResponseParser {
         let certID = try parseCertID(fields.read(DERTag.sequence, "certID"))
         guard let statusNode = try fields.next() else { throw CertificateDecodingError(.malformedDER, "missing certStatus") }
         let status: OCSPSingleResponse.CertStatus
+        var revocationReason: Int?
         switch statusNode.tag {
         case DERTag.contextPrimitive(0):
             guard statusNode.contentLength == 0 else { throw CertificateDecodingError(.malformedDER, "certStatus good is not NULL") }
@@ -151,7 +152,9 @@ enum OCSPResponseParser {
             status = .revoked(try info.read(DERTag.generalizedTime, "revocationTime").time())
             if let reason = try info.readIfPresent(DERTag.contextConstructed(0)) {
                 var inner = try reason.children()
-                _ = try inner.read(DERTag.enumerated, "revocationReason")
+                // Only shown: a value that is not a small number is no reason, never a reason to refuse the answer.
+                let reasonNode = try inner.read(DERTag.enumerated, "revocationReason")
+                revocationReason = try? reasonNode.smallInteger()
                 try inner.expectEnd("revocationReason")
             }
             try info.expectEnd("RevokedInfo")
@@ -175,7 +178,7 @@ enum OCSPResponseParser {
         try fields.expectEnd("SingleResponse")
         return OCSPSingleResponse(
             certID: certID, status: status, thisUpdate: thisUpdate, nextUpdate: nextUpdate,
-            unsupportedCriticalExtensions: unsupported)
+            unsupportedCriticalExtensions: unsupported, revocationReason: revocationReason)
     }
 
     /// A CertID.

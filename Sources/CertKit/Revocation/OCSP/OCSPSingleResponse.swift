@@ -23,4 +23,6 @@ package struct OCSPSingleResponse: Sendable, Hashable {
     package let nextUpdate: Date?
     /// Critical singleExtensions certkit does not implement: an answer with any is not used.
     package let unsupportedCriticalExtensions: [String]
+    /// The revocationReason of a revoked answer (an RFC 5280 CRLReason value), when it gives one.
+    package let revocationReason: Int?
 }
