@@ -395,6 +395,22 @@ struct SignatureReencodingAttackTests {
         }
     }
 
+    @Test("EdDSA: a signature is exactly 64 (Ed25519) or 114 (Ed448) bytes — one byte more or less is refused by the core")
+    func edDSALength() {
+        for (algorithm, scheme, half) in [(PublicKeyInfo.Algorithm.ed25519, SignatureScheme.ed25519, 32),
+                                          (.ed448, .ed448, 57)] {
+            let key = PublicKeyInfo(algorithm: algorithm, derEncoded: [])
+            // A canonical R and S = 0, then a zero octet more (S read little-endian is unchanged) or one less.
+            let exact = [UInt8](repeating: 0x5A, count: half - 1) + [half == 57 ? 0x00 : 0x5A]
+                + [UInt8](repeating: 0, count: half)
+            #expect(SignatureValueEncoding.problem(exact, scheme: scheme, key: key) == nil, "\(scheme) exact length")
+            for wrong in [exact + [0], Array(exact.dropLast())] {
+                let problem = SignatureValueEncoding.problem(wrong, scheme: scheme, key: key)
+                #expect(problem?.contains("\(wrong.count) bytes long") == true, "\(scheme) \(wrong.count) bytes: \(problem ?? "accepted")")
+            }
+        }
+    }
+
     @Test("a genuine Ed25519 signature with L added to S is refused before either library sees it; the genuine one verifies")
     func edDSAScalarPlusOrder() throws {
         let chain = try Fixtures.certificates("attacks-ed25519-chain/chain.pem")
