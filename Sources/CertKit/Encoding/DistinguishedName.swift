@@ -1,6 +1,6 @@
 /// An X.501 name (issuer or subject) with its raw DER and decoded attributes.
 ///
-/// A decoded name keeps its encoding and makes the attributes' text on first use of ``relativeNames``, and its
+/// A decoded name keeps its encoding and makes the attributes' text on first use of `relativeNames`, and its
 /// RFC 4514 string on first use of ``description`` (each once per name, shared by its copies): equality, hashing
 /// and the byte-equal issuer lookup never need them.
 public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {

@@ -6,7 +6,7 @@ import Foundation
 /// As OpenSSL reads them: the file named by `SSL_CERT_FILE` and the directories named by `SSL_CERT_DIR`
 /// (colon-separated; every regular file in them that decodes as certificates, as `c_rehash` directories hold
 /// them) when either variable is set, else the first that exists of the common distributions' bundles
-/// (``candidatePaths``). A file or directory that a variable names and that cannot be read is a ``problem``, never
+/// (`candidatePaths`). A file or directory that a variable names and that cannot be read is a ``problem``, never
 /// a silently smaller store.
 public enum SystemTrustStore {
     /// Where distributions keep their PEM bundle: Debian/Ubuntu/Gentoo/Arch, Fedora/RHEL/CentOS (two forms),
@@ -51,7 +51,7 @@ public enum SystemTrustStore {
     }
 
     /// Reads the store as a process with `environment` would (`SSL_CERT_FILE` and `SSL_CERT_DIR`, else
-    /// ``candidatePaths``): what the command line's system roots are in a child process given that environment.
+    /// `candidatePaths`): what the command line's system roots are in a child process given that environment.
     package static func load(environment: [String: String]) -> Contents {
         var files: [String] = []
         if let override = environment["SSL_CERT_FILE"], !override.isEmpty { files = [override] }
