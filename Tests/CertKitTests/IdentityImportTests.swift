@@ -96,7 +96,17 @@ struct IdentityImportTests {
     @Test("no key in the file", arguments: backends)
     func noKey(backend: String) throws {
         let error = try importError(backend, "client-nokey.p12")
-        #expect(error == .noKey, "\(String(describing: error))")
+        #expect(error?.code == IdentityError.Code.noKey, "\(String(describing: error))")
+        #expect(error?.description.hasPrefix("no private key in the file") == true)
+    }
+
+    @Test("identity errors compare and hash by their code alone, never by the library's words")
+    func errorsCompareByCode() {
+        let one = IdentityError(.malformed, "truncated"), other = IdentityError(.malformed, "bad tag")
+        #expect(one == other && one.hashValue == other.hashValue)
+        #expect(one != IdentityError(.library, "truncated"))
+        #expect(IdentityError.noKey.code == .noKey && IdentityError.noCertificate.code == .noCertificate)
+        #expect(IdentityError.wrongPassword.code == .wrongPassword && IdentityError.keyMismatch.code == .keyMismatch)
     }
 
     @Test("key that does not belong to the certificate", arguments: backends)
