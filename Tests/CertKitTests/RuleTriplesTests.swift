@@ -91,14 +91,16 @@ struct RuleTriplesTests {
 
     // MARK: CRL windows
 
-    /// certkit.crl-validation: a CRL is valid from its thisUpdate to its nextUpdate, both included, to the second.
-    @Test("a CRL validates at its thisUpdate and its nextUpdate, not one second outside them")
+    /// certkit.crl-validation: a CRL is valid from five minutes before its thisUpdate (clock skew) to its nextUpdate,
+    /// both included, to the second.
+    @Test("a CRL validates from five minutes before its thisUpdate to its nextUpdate, not one second outside them")
     func crlWindowIsInclusive() throws {
         let base = try Self.scenario("crl-not-listing-leaf")
         let crl = try #require(try base.makeEvaluation().crls.first)
         let thisUpdate = crl.thisUpdate
         let nextUpdate = try #require(crl.nextUpdate)
-        for (date, valid) in [(thisUpdate, true), (thisUpdate.addingTimeInterval(-1), false),
+        for (date, valid) in [(thisUpdate, true), (thisUpdate.addingTimeInterval(-300), true),
+                              (thisUpdate.addingTimeInterval(-301), false),
                               (nextUpdate, true), (nextUpdate.addingTimeInterval(1), false)] {
             for (backend, report) in try Self.reports(base, { $0.verifyDate = date }) {
                 let failed = Self.failedRules(report)
@@ -110,12 +112,13 @@ struct RuleTriplesTests {
 
     /// certkit.revocation: a CRL listing the leaf revokes it inside the CRL's window only; outside it the CRL is
     /// not used (and the missing valid CRL is certkit.crl-validation instead).
-    @Test("a revoking CRL applies from its thisUpdate to its nextUpdate, both included")
+    @Test("a revoking CRL applies from five minutes before its thisUpdate to its nextUpdate, both included")
     func revocationFollowsTheCRLWindow() throws {
         let base = try Self.scenario("revoked-leaf")
         let crl = try #require(try base.makeEvaluation().crls.first)
         let nextUpdate = try #require(crl.nextUpdate)
-        for (date, revoked) in [(crl.thisUpdate, true), (crl.thisUpdate.addingTimeInterval(-1), false),
+        for (date, revoked) in [(crl.thisUpdate, true), (crl.thisUpdate.addingTimeInterval(-300), true),
+                                (crl.thisUpdate.addingTimeInterval(-301), false),
                                 (nextUpdate, true), (nextUpdate.addingTimeInterval(1), false)] {
             for (backend, report) in try Self.reports(base, { $0.verifyDate = date }) {
                 let failed = Self.failedRules(report)
@@ -126,9 +129,9 @@ struct RuleTriplesTests {
         }
     }
 
-    /// certkit.ocsp-validation: an OCSP answer holds from its thisUpdate to its nextUpdate, both included, to the
-    /// second (Tests/Fixtures/ocsp: a good response for leaf-good.pem signed by the issuer).
-    @Test("an OCSP answer validates at its thisUpdate and its nextUpdate, not one second outside them")
+    /// certkit.ocsp-validation: an OCSP answer holds from five minutes before its thisUpdate (clock skew) to its
+    /// nextUpdate, both included, to the second (Tests/Fixtures/ocsp: a good response for leaf-good.pem signed by the issuer).
+    @Test("an OCSP answer validates from five minutes before its thisUpdate to its nextUpdate, not one second outside them")
     func ocspWindowIsInclusive() throws {
         let directory = Fixtures.root.appendingPathComponent("ocsp")
         func certificates(_ name: String) throws -> [Certificate] {
@@ -138,7 +141,8 @@ struct RuleTriplesTests {
         let single = try #require(response.basic?.responses.first)
         let nextUpdate = try #require(single.nextUpdate)
         let leaf = try certificates("leaf-good.pem"), anchors = try certificates("ca.pem")
-        for (date, valid) in [(single.thisUpdate, true), (single.thisUpdate.addingTimeInterval(-1), false),
+        for (date, valid) in [(single.thisUpdate, true), (single.thisUpdate.addingTimeInterval(-300), true),
+                              (single.thisUpdate.addingTimeInterval(-301), false),
                               (nextUpdate, true), (nextUpdate.addingTimeInterval(1), false)] {
             for backend in BackendRegistry.standard.allBackends() {
                 let report = TrustEvaluator(backend: backend).evaluate(TrustEvaluation(

@@ -45,7 +45,7 @@ struct ResultCacheValidityWindow: Sendable, Hashable {
             }
         }
         for crl in evaluation.crls {
-            note(crl.thisUpdate)
+            note(RevocationClockSkew.earliestUse(ofAnswerIssuedAt: crl.thisUpdate))
             if let next = crl.nextUpdate { note(next) }
         }
         for response in evaluation.ocspResponses {
@@ -55,7 +55,7 @@ struct ResultCacheValidityWindow: Sendable, Hashable {
                 note(certificate.notAfter)
             }
             for answer in basic.responses {
-                note(answer.thisUpdate)
+                note(RevocationClockSkew.earliestUse(ofAnswerIssuedAt: answer.thisUpdate))
                 note(answer.nextUpdate ?? answer.thisUpdate.addingTimeInterval(OCSPResponseCheck.lifetimeWithoutNextUpdate))
             }
         }

@@ -7,7 +7,7 @@ import Foundation
 /// response is `successful`, signed with an allowlisted algorithm by the issuer itself or by a delegated
 /// responder — a certificate the response carries, issued and signed by the issuer, with the OCSPSigning EKU, not
 /// a CA certificate, without an unknown critical, repeated or malformed extension, valid at the verify date — named by the responderID (the first certificate it names); with no critical extension certkit does not implement;
-/// and thisUpdate ≤ date ≤ nextUpdate (an answer without nextUpdate holds for ``lifetimeWithoutNextUpdate``
+/// and thisUpdate − ``RevocationClockSkew/allowance`` ≤ date ≤ nextUpdate (an answer without nextUpdate holds for ``lifetimeWithoutNextUpdate``
 /// after thisUpdate).
 struct OCSPResponseCheck {
     /// How long an answer without nextUpdate holds after its thisUpdate.
@@ -56,7 +56,9 @@ struct OCSPResponseCheck {
     /// The answer of one SingleResponse whose response validated.
     static func answer(_ single: OCSPSingleResponse, at date: Date) -> Answer {
         if let oid = single.unsupportedCriticalExtensions.first { return .invalid("unsupported critical extension \(oid)") }
-        if date < single.thisUpdate { return .invalid("thisUpdate is after the verify date") }
+        if date < RevocationClockSkew.earliestUse(ofAnswerIssuedAt: single.thisUpdate) {
+            return .invalid("thisUpdate is over five minutes after the verify date")
+        }
         let until = single.nextUpdate ?? single.thisUpdate.addingTimeInterval(lifetimeWithoutNextUpdate)
         if date > until {
             return .invalid(single.nextUpdate == nil ? "no nextUpdate and thisUpdate is over a day old" : "nextUpdate has passed")

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// For each certificate of the path that has its issuer in the path, the CRLs naming that issuer are validated:
 /// the tbsCertList's algorithm equals the outer one, the algorithm is allowed and not broken, the issuer's key
-/// fits it and verifies it (backend), the issuer's keyUsage (when present) asserts cRLSign, thisUpdate ≤ date ≤
+/// fits it and verifies it (backend), the issuer's keyUsage (when present) asserts cRLSign, thisUpdate − 5 min ≤ date ≤
 /// nextUpdate, and no critical extension certkit does not implement. The certificate is `Revocation` (fatal) when
 /// a valid CRL lists its serial; when CRLs were given for its issuer and none validates, it is
 /// `RevocationResponseRequired`. An invalid CRL never masks a valid one; no exception covers either check.
@@ -196,7 +196,7 @@ struct RevocationCheck {
         }
         if let signature { return signature }
         if let usage = issuer.extensions.keyUsage, !usage.contains(.cRLSign) { return "the issuer's keyUsage lacks cRLSign" }
-        if date < crl.thisUpdate { return "thisUpdate is after the verify date" }
+        if date < RevocationClockSkew.earliestUse(ofAnswerIssuedAt: crl.thisUpdate) { return "thisUpdate is over five minutes after the verify date" }
         if let next = crl.nextUpdate, date > next { return "nextUpdate has passed" }
         if let oid = crl.unsupportedCriticalExtensions.first { return "unsupported critical extension \(oid)" }
         return nil
