@@ -99,6 +99,21 @@ struct ConnectCommandTests {
         }
     }
 
+    @Test("--ip names the peer alone: the address is checked against IP SANs, the target adds no host name",
+          arguments: TLSTestServer.Kind.allCases)
+    func ipNamesThePeer(kind: TLSTestServer.Kind) throws {
+        try withServer(kind, leaf: "server.pem", key: "server.key", chain: ["intermediate-ca.pem"]) { target, tls in
+            let anchors = ["--tls", tls, "--anchors", sample("root-ca.pem"), "--json"]
+            let run = certkitConnect(target, anchors + ["--ip", "127.0.0.1"])
+            #expect(run.status == 0, "\(tls): \(run.stdout)\(run.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(tls)")
+            #expect(json["hostSource"] as? String == "--ip", "\(tls): \(run.stdout)")
+            // Another address fails the name check: the address given is the one checked.
+            let other = certkitConnect(target, anchors + ["--ip", "10.0.0.1"])
+            #expect(other.status == 10, "\(tls): \(other.stdout)\(other.stderr)")
+        }
+    }
+
     @Test("expired leaf: errSecCertificateExpired", arguments: TLSTestServer.Kind.allCases)
     func expiredLeaf(kind: TLSTestServer.Kind) throws {
         try withServer(kind, leaf: "expired.pem", key: "expired.key", chain: ["intermediate-ca.pem"]) { target, tls in

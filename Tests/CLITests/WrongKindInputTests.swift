@@ -26,10 +26,12 @@ struct WrongKindInputTests {
                          "-passout", "pass:x", "-out", "identity.p12"])
         try pki.openssl(["cms", "-encrypt", "-in", sample("server.pem"), "-outform", "DER", "-out", "enveloped.der", sample("server.pem")])
         try pki.openssl(["x509", "-in", sample("server.pem"), "-outform", "DER", "-out", "certificate.der"])
+        // An OCSP error response has a status and no responseBytes (RFC 6960 §4.2.1): tryLater (3).
+        _ = try pki.directory.write("ocsp-try-later.der", [0x30, 0x03, 0x0A, 0x01, 0x03])
         let files: [(String, DERKind)] = [
             ("pkcs8.der", .pkcs8PrivateKey), ("pkcs1.der", .rsaPrivateKey), ("encrypted.der", .encryptedPrivateKey),
             ("sec1.der", .ecPrivateKey), ("public.der", .publicKey), ("csr.der", .certificateRequest), ("crl.der", .crl),
-            ("request.der", .ocspRequest), ("identity.p12", .pkcs12), ("enveloped.der", .pkcs7("envelopedData")),
+            ("request.der", .ocspRequest), ("ocsp-try-later.der", .ocspResponse), ("identity.p12", .pkcs12), ("enveloped.der", .pkcs7("envelopedData")),
         ]
         return (pki, files.map { (pki.file($0.0), $0.1) } + [("\(ocsp)/good.der", .ocspResponse), (pki.file("certificate.der"), .certificate)])
     }

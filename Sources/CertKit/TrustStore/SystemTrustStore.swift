@@ -52,7 +52,9 @@ public enum SystemTrustStore {
 
     /// Reads the store as a process with `environment` would (`SSL_CERT_FILE` and `SSL_CERT_DIR`, else
     /// `candidatePaths`): what the command line's system roots are in a child process given that environment.
-    package static func load(environment: [String: String]) -> Contents {
+    /// At most `directoryFileLimit` files are read from the directories (a parameter so that tests can count them
+    /// with a small one).
+    package static func load(environment: [String: String], directoryFileLimit: Int = directoryFileLimit) -> Contents {
         var files: [String] = []
         if let override = environment["SSL_CERT_FILE"], !override.isEmpty { files = [override] }
         let directories = (environment["SSL_CERT_DIR"] ?? "").split(separator: ":").map(String.init)
