@@ -82,8 +82,7 @@ enum ConnectCommand: Command {
             (chain, skipped) = try capture.poolCertificates()
             presented = capture.chain
             stapled = capture.stapledOCSPResponse
-        } catch .clientCertificateRefused(presented: false, let reason) {
-            let error = TLSConnectError.clientCertificateRefused(presented: false, reason: reason)
+        } catch let error where error.code == .clientCertificateRequired {
             throw .input(
                 file: target.description, problem: "\(error.description); use --identity FILE.p12 or --cert FILE --key FILE")
         } catch {

@@ -37,13 +37,13 @@ package struct GnuTLSBackend: TrustBackend {
                 try GnuTLSCertificate(importing: der)
             }
         } catch {
-            throw BackendError("gnutls_x509_crt_import: \(error.message)")
+            throw BackendError(.refusedInput, "gnutls_x509_crt_import: \(error.message)")
         }
         guard DERFraming.outerLength(of: der) == der.count else {
-            throw BackendError("gnutls_x509_crt_import: input is not exactly one DER certificate (trailing or missing bytes)")
+            throw BackendError(.refusedInput, "gnutls_x509_crt_import: input is not exactly one DER certificate (trailing or missing bytes)")
         }
         guard try certificate.exportDER() == der else {
-            throw BackendError("gnutls_x509_crt_import: GnuTLS did not consume exactly the input")
+            throw BackendError(.refusedInput, "gnutls_x509_crt_import: GnuTLS did not consume exactly the input")
         }
     }
 
@@ -109,7 +109,7 @@ package struct GnuTLSBackend: TrustBackend {
         on path: CandidatePath, anchors: any PreparedAnchorStore, at date: Date, crls: [CertificateRevocationList]
     ) throws(BackendError) -> [LibraryFact] {
         guard let store = anchors as? GnuTLSAnchorStore else {
-            throw BackendError("gnutls: anchors were prepared by another backend")
+            throw BackendError(.wrongBackend, "gnutls: anchors were prepared by another backend")
         }
         return try GnuTLSLibraryVerdict(path: path, store: store, date: date, certificateCache: certificateCache)
             .run(crls: crls)

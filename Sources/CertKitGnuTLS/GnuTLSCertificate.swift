@@ -32,7 +32,7 @@ final class GnuTLSCertificate: @unchecked Sendable {
         do {
             try self.init(importing: der)
         } catch {
-            throw BackendError("gnutls_x509_crt_import: \(error.message)")
+            throw BackendError(.refusedInput, "gnutls_x509_crt_import: \(error.message)")
         }
     }
 

@@ -16,7 +16,7 @@ enum GnuTLSLibrary {
     /// Runs the one-time initialization; cheap and idempotent afterwards.
     static func ensureInitialized() throws(BackendError) {
         let code = initializationCode
-        if code < 0 { throw BackendError("gnutls_global_init: \(errorString(code))") }
+        if code < 0 { throw BackendError(.library, "gnutls_global_init: \(errorString(code))") }
     }
 
     /// GnuTLS's own words for an error code.
@@ -28,7 +28,7 @@ enum GnuTLSLibrary {
     /// Throws a ``BackendError`` naming `operation` when `code` is a GnuTLS error (negative).
     @discardableResult
     static func check(_ code: Int32, _ operation: String) throws(BackendError) -> Int32 {
-        if code < 0 { throw BackendError("\(operation): \(errorString(code))") }
+        if code < 0 { throw BackendError(.library, "\(operation): \(errorString(code))") }
         return code
     }
 

@@ -15,11 +15,11 @@ final class GnuTLSPublicKey: @unchecked Sendable {
         try GnuTLSLibrary.ensureInitialized()
         var created: gnutls_pubkey_t?
         try GnuTLSLibrary.check(gnutls_pubkey_init(&created), "gnutls_pubkey_init")
-        guard let created else { throw BackendError("gnutls_pubkey_init returned no key") }
+        guard let created else { throw BackendError(.library, "gnutls_pubkey_init returned no key") }
         let code = GnuTLSLibrary.withDatum(spki) { datum in gnutls_pubkey_import(created, &datum, GNUTLS_X509_FMT_DER) }
         if code < 0 {
             gnutls_pubkey_deinit(created)
-            throw BackendError("gnutls_pubkey_import: \(GnuTLSLibrary.errorString(code))")
+            throw BackendError(.refusedInput, "gnutls_pubkey_import: \(GnuTLSLibrary.errorString(code))")
         }
         handle = created
     }

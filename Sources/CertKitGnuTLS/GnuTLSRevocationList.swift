@@ -11,14 +11,14 @@ final class GnuTLSRevocationList {
         try GnuTLSLibrary.ensureInitialized()
         var created: gnutls_x509_crl_t?
         try GnuTLSLibrary.check(gnutls_x509_crl_init(&created), "gnutls_x509_crl_init")
-        guard let created else { throw BackendError("gnutls_x509_crl_init returned no CRL") }
+        guard let created else { throw BackendError(.library, "gnutls_x509_crl_init returned no CRL") }
         var code = GnuTLSLibrary.withDatum(bytes) { datum in gnutls_x509_crl_import(created, &datum, GNUTLS_X509_FMT_DER) }
         if code < 0 {
             code = GnuTLSLibrary.withDatum(bytes) { datum in gnutls_x509_crl_import(created, &datum, GNUTLS_X509_FMT_PEM) }
         }
         if code < 0 {
             gnutls_x509_crl_deinit(created)
-            throw BackendError("gnutls_x509_crl_import: \(GnuTLSLibrary.errorString(code))")
+            throw BackendError(.refusedInput, "gnutls_x509_crl_import: \(GnuTLSLibrary.errorString(code))")
         }
         handle = created
     }

@@ -16,7 +16,7 @@ final class GnuTLSTrustList {
         try GnuTLSLibrary.ensureInitialized()
         var created: gnutls_x509_trust_list_t?
         try GnuTLSLibrary.check(gnutls_x509_trust_list_init(&created, size), "gnutls_x509_trust_list_init")
-        guard let created else { throw BackendError("gnutls_x509_trust_list_init returned no list") }
+        guard let created else { throw BackendError(.library, "gnutls_x509_trust_list_init returned no list") }
         handle = created
     }
 

@@ -179,7 +179,7 @@ final class TLSSessionHandle {
     /// server ended the handshake with an alert (TLS 1.2, where the verdict is part of the handshake), named as
     /// the OpenSSL client names it.
     func refusal(_ error: TLSConnectError) -> TLSConnectError {
-        guard serverRequestedCertificate, case .handshake = error,
+        guard serverRequestedCertificate, error.code == .handshake,
               let alert = signals.pointee.handshakeAlert, alert != 0
         else { return error }
         return .clientCertificateRefused(presented: presentsIdentity, reason: TLSAlert.reason(alert))

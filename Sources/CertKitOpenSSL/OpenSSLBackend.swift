@@ -82,7 +82,7 @@ package struct OpenSSLBackend: TrustBackend {
     ) throws(BackendError) -> [LibraryFact] {
         OpenSSLErrorQueue.clear()
         guard let prepared = anchors as? OpenSSLPreparedAnchors else {
-            throw BackendError("openssl: the anchor store was not prepared by the OpenSSL backend")
+            throw BackendError(.wrongBackend, "openssl: the anchor store was not prepared by the OpenSSL backend")
         }
         return try OpenSSLPathVerification(
             path: path, anchors: prepared, date: date, crls: crls, certificateCache: certificateCache

@@ -25,7 +25,7 @@ extension OpenSSLCertificate {
         var critical: Int32 = 0
         guard let decoded = X509_get_ext_d2i(handle, NID_subject_alt_name, &critical, nil) else {
             if critical == -1 { return nil }
-            throw OpenSSLErrorQueue.error("X509_get_ext_d2i(subjectAltName) failed (\(critical))")
+            throw OpenSSLErrorQueue.error("X509_get_ext_d2i(subjectAltName) failed (\(critical))", code: .refusedInput)
         }
         let names = OpenSSLGeneralNames(taking: decoded)
         var result: [GeneralName] = []
@@ -40,7 +40,7 @@ extension OpenSSLCertificate {
         var critical: Int32 = 0
         guard let decoded = X509_get_ext_d2i(handle, NID_basic_constraints, &critical, nil) else {
             if critical == -1 { return nil }
-            throw OpenSSLErrorQueue.error("X509_get_ext_d2i(basicConstraints) failed (\(critical))")
+            throw OpenSSLErrorQueue.error("X509_get_ext_d2i(basicConstraints) failed (\(critical))", code: .refusedInput)
         }
         let constraints = OpenSSLBasicConstraints(taking: decoded)
         return BasicConstraints(isCA: constraints.isCA, pathLength: constraints.pathLength)
@@ -80,7 +80,7 @@ extension OpenSSLCertificate {
         case GEN_URI: return .uri(text(name.d.uniformResourceIdentifier))
         case GEN_IPADD: return .ipAddress(bytes(name.d.iPAddress))
         case GEN_DIRNAME:
-            guard let directory = name.d.directoryName else { throw BackendError("openssl: empty directoryName") }
+            guard let directory = name.d.directoryName else { throw BackendError(.refusedInput, "openssl: empty directoryName") }
             return .directoryName(DistinguishedName(derEncoded: try nameDER(directory), relativeNames: []))
         default: return .other(tag: UInt8(name.type), contents: [])
         }

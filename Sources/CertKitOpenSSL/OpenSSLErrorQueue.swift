@@ -12,8 +12,9 @@ enum OpenSSLErrorQueue {
     }
 
     /// Drains the queue into a ``BackendError`` that starts with `context` and carries OpenSSL's reasons
-    /// (`ERR_error_string_n`), oldest first. The queue is empty afterwards.
-    static func error(_ context: String) -> BackendError {
+    /// (`ERR_error_string_n`), oldest first, with `code` (``BackendError/Code/refusedInput`` when the failing call
+    /// read bytes the core gave it). The queue is empty afterwards.
+    static func error(_ context: String, code: BackendError.Code = .library) -> BackendError {
         var reasons: [String] = []
         while true {
             let code = ERR_get_error()
@@ -23,7 +24,7 @@ enum OpenSSLErrorQueue {
             reasons.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         ERR_clear_error()
-        guard !reasons.isEmpty else { return BackendError("\(context)") }
-        return BackendError("\(context): \(reasons.joined(separator: "; "))")
+        guard !reasons.isEmpty else { return BackendError(code, "\(context)") }
+        return BackendError(code, "\(context): \(reasons.joined(separator: "; "))")
     }
 }

@@ -32,7 +32,7 @@ struct OpenSSLPathVerification {
             nonAnchors.removeLast()
             do throws(BackendError) {
                 guard let entry = try anchors.entry(for: anchor) else {
-                    throw BackendError("openssl: the path's anchor \(anchor) is not in the prepared anchor store")
+                    throw BackendError(.wrongBackend, "openssl: the path's anchor \(anchor) is not in the prepared anchor store")
                 }
                 store = entry.store
                 anchorHandle = entry.certificate

@@ -45,7 +45,7 @@ enum OpenSSLSignatureVerifier {
                 try OpenSSLPublicKey.make(for: input.signerKey)
             }
         } catch {
-            throw BackendError("the signer's public key: \(error.message)")
+            throw BackendError(.refusedInput, "the signer's public key: \(error.message)")
         }
         return try OpenSSLVerifyTemplate(key: key, digest: digest) { keyContext in
             switch input.scheme {

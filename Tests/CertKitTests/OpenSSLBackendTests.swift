@@ -49,14 +49,16 @@ struct OpenSSLBackendImportTests {
         let der = try TestPKI.openSSLBackend.get().der("leaf")
         let error = #expect(throws: BackendError.self) { try backend.checkImport(der + [0x00]) }
         #expect(error?.message.contains("1 trailing bytes") == true)
+        #expect(error?.code == .refusedInput)
     }
 
     @Test func rejectsTruncatedAndGarbageWithOpenSSLReason() throws {
         let der = try TestPKI.openSSLBackend.get().der("leaf")
         let truncated = #expect(throws: BackendError.self) { try backend.checkImport(Array(der.dropLast(10))) }
         #expect(truncated?.message.hasPrefix("d2i_X509 failed: error:") == true)
-        #expect(throws: BackendError.self) { try backend.checkImport([]) }
-        #expect(throws: BackendError.self) { try backend.checkImport([0x30, 0x03, 0x02, 0x01, 0x01]) }
+        #expect(truncated?.code == .refusedInput)
+        #expect((#expect(throws: BackendError.self) { try backend.checkImport([]) })?.code == .refusedInput)
+        #expect((#expect(throws: BackendError.self) { try backend.checkImport([0x30, 0x03, 0x02, 0x01, 0x01]) })?.code == .refusedInput)
     }
 
     @Test func errorQueueDoesNotLeakBetweenCalls() throws {
@@ -209,7 +211,7 @@ struct OpenSSLBackendVerifyTests {
     }
 
     @Test func pathEndingAtAnAnchorThatWasNotPreparedIsABackendError() throws {
-        #expect(throws: BackendError.self) { try verify(["leaf", "int"], anchors: ["root"]) }
+        #expect((#expect(throws: BackendError.self) { try verify(["leaf", "int"], anchors: ["root"]) })?.code == .wrongBackend)
     }
 
     @Test func storeFromAnotherBackendIsABackendError() throws {
@@ -217,9 +219,10 @@ struct OpenSSLBackendVerifyTests {
             let anchors: [Certificate] = []
         }
         let path = CandidatePath(certificates: [try pki.certificate("leaf")], endsAtAnchor: false)
-        #expect(throws: BackendError.self) {
+        let error = #expect(throws: BackendError.self) {
             try backend.verify(path, anchors: ForeignStore(), at: at2030, crls: [])
         }
+        #expect(error?.code == .wrongBackend)
     }
 }
 

@@ -37,7 +37,7 @@ import Testing
     @Test("a library that cannot digest leaves the fingerprints empty and makes no exception")
     func digestFailureLeavesNoFingerprints() throws {
         let backend = ForwardingBackend(
-            OpenSSLBackend(), overrides: .init(digest: { _, _, _ throws(BackendError) in throw BackendError("digest refused") }))
+            OpenSSLBackend(), overrides: .init(digest: { _, _, _ throws(BackendError) in throw BackendError(.library, "digest refused") }))
         let report = TrustEvaluator(backend: backend).evaluate(Self.evaluation(host: "other.example"))
         #expect(report.result == .recoverableTrustFailure)
         #expect(report.fingerprints.isEmpty)

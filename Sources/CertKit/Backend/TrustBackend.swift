@@ -6,13 +6,43 @@ package enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A failure of the backend itself (not a trust failure): maps to `otherError`, or to an input error when
-/// the library refuses a certificate the core accepted.
+/// the library refuses a certificate the core accepted. Errors compare and hash by ``code``.
 public struct BackendError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong. Codes may be added in later versions: compare with `==` and give a `switch` a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        fileprivate enum Backing: String, Sendable { case refusedInput, library, wrongBackend }
+
+        fileprivate let backing: Backing
+        private init(_ backing: Backing) { self.backing = backing }
+
+        /// The library refused bytes the core had accepted (a certificate, key or CRL it does not import, or
+        /// bytes left over after what it read).
+        public static let refusedInput = Code(.refusedInput)
+        /// The library failed as a library (initialisation, an allocation, a result outside its documented ones).
+        public static let library = Code(.library)
+        /// A value made by another backend was given to this one (a prepared anchor store, a path whose anchor is
+        /// not in the store): a programming error, never a verdict.
+        public static let wrongBackend = Code(.wrongBackend)
+
+        /// The code's stable name (`refusedInput`, ...).
+        public var description: String { backing.rawValue }
+    }
+
+    /// What went wrong.
+    public let code: Code
     /// A one-line description including the library's own reason where it has one.
-    public var message: String
+    public let message: String
 
     /// Creates an error.
-    package init(_ message: String) { self.message = message }
+    package init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// Errors are equal when their codes are: the words are the library's.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     public var description: String { message }
 }

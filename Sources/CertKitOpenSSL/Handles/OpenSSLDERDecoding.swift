@@ -21,12 +21,12 @@ enum OpenSSLDERDecoding {
             return object
         }
         guard let parsed else {
-            throw OpenSSLErrorQueue.error(der.isEmpty ? "\(function): empty input" : "\(function) failed")
+            throw OpenSSLErrorQueue.error(der.isEmpty ? "\(function): empty input" : "\(function) failed", code: .refusedInput)
         }
         guard consumed == der.count else {
             free(parsed)
             OpenSSLErrorQueue.clear()
-            throw BackendError("\(function): \(der.count - consumed) trailing bytes after \(what)")
+            throw BackendError(.refusedInput, "\(function): \(der.count - consumed) trailing bytes after \(what)")
         }
         return parsed
     }

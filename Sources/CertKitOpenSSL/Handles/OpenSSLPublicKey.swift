@@ -62,7 +62,7 @@ final class OpenSSLPublicKey: @unchecked Sendable {
     static func requireUncompressedPoint(_ bits: ArraySlice<UInt8>?) throws(BackendError) {
         guard let bits, bits.count >= 3, bits.count % 2 == 1, bits.first == 0x04 else {
             throw BackendError(
-                "the EC point is not uncompressed (04, X, Y): compressed, hybrid and infinity encodings are refused")
+                .refusedInput, "the EC point is not uncompressed (04, X, Y): compressed, hybrid and infinity encodings are refused")
         }
     }
 
@@ -75,7 +75,7 @@ final class OpenSSLPublicKey: @unchecked Sendable {
         guard point.withUnsafeBufferPointer({ EVP_PKEY_set1_encoded_public_key(key, $0.baseAddress, $0.count) }) == 1
         else {
             EVP_PKEY_free(key)
-            throw OpenSSLErrorQueue.error("EVP_PKEY_set1_encoded_public_key: the \(group) point is not a public key")
+            throw OpenSSLErrorQueue.error("EVP_PKEY_set1_encoded_public_key: the \(group) point is not a public key", code: .refusedInput)
         }
         return key
     }
@@ -119,7 +119,7 @@ final class OpenSSLPublicKey: @unchecked Sendable {
         }
         guard built, let key else {
             if let key { EVP_PKEY_free(key) }
-            throw OpenSSLErrorQueue.error("EVP_PKEY_fromdata: the \(group) point is not a public key")
+            throw OpenSSLErrorQueue.error("EVP_PKEY_fromdata: the \(group) point is not a public key", code: .refusedInput)
         }
         return key
     }
