@@ -84,8 +84,9 @@ let package = Package(
         ),
 
         // The test support library: the conformance scenario model, the fixture locator, temporary directories,
-        // processes and loopback servers, run-time test PKIs and the forwarding backend double.
-        .target(name: "CertKitTestSupport", dependencies: ["CertKit"], path: "Tests/Support"),
+        // processes and loopback servers, run-time test PKIs and the forwarding backend double (scenarios read their
+        // policy with the command line's PolicyOptions, so that both read the option words one way).
+        .target(name: "CertKitTestSupport", dependencies: ["CertKit", "CertKitCLI"], path: "Tests/Support"),
 
         .testTarget(
             name: "CertKitTests",

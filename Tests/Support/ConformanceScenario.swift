@@ -1,4 +1,5 @@
 import CertKit
+import CertKitCLI
 import Foundation
 
 /// One entry of Tests/Fixtures/scenarios.json (schema in Tests/Fixtures/README.md), shared by the conformance
