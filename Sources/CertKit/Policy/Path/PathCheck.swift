@@ -83,7 +83,8 @@ package enum CorePolicy {
     package static let checks: [any PathCheck] = [
         ValidityCheck(), CAConstraintsCheck(), ExtensionIntegrityCheck(), ExtendedKeyUsageCheck(),
         PeerNameCheck(), NameConstraintsCheck(), AlgorithmStrengthCheck(), AppleServerProfileCheck(),
-        ValidityPeriodCheck(), PinCheck(), DistrustCheck(), ChainLengthCheck(), PathCompletenessCheck(),
+        ValidityPeriodCheck(), PinCheck(), DistrustCheck(), DistrustAfterCheck(), ChainLengthCheck(),
+        PathCompletenessCheck(),
         // Certificate profile rules (RFC 5280 §4, CA/B Forum BRs, trustd).
         SerialNumberCheck(), AuthorityKeyIdentifierCheck(), SubjectKeyIdentifierCheck(), KeyIdentifierLinkageCheck(),
         BasicConstraintsCriticalityCheck(), KeyCertSignCheck(), SubjectNameCheck(), NameConstraintsFormCheck(),
