@@ -128,5 +128,14 @@ struct DistrustAfterTests {
         #expect(index.resolution(for: material.root, under: policy).distrustAfter == notBefore.addingTimeInterval(-1))
         #expect(index.resolution(for: material.root, under: .basicX509).distrustAfter == notBefore.addingTimeInterval(100))
         #expect(index.resolution(for: material.intermediate, under: policy).distrustAfter == nil)
+        // A copy of the root with another signature value (same issuer and serial, same subject and key) carries
+        // the date: the root itself is limited by it, as a deny on the copy would deny it.
+        let copy = try ReencodedCertificate.withSignature(material.root, Array(repeating: 0x5a, count: 256))
+        #expect(copy != material.root)
+        let related = TrustSettingsIndex(TrustSettings(certificateSettings: [
+            CertificateTrustSettings(certificate: copy, constraints: [.init(result: .unspecified, distrustAfter: notBefore)]),
+        ]))
+        #expect(related.resolution(for: material.root, under: policy).distrustAfter == notBefore)
+        #expect(related.resolution(for: material.intermediate, under: policy).distrustAfter == nil)
     }
 }
