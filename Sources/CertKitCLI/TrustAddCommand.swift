@@ -17,13 +17,15 @@ enum TrustAddCommand: Command {
         .value("host", "NAME", "limit the setting to this SSL host name or IP address (implies --policy ssl-server)"),
         .value("allow", "CHECK", repeatable: true,
                "accept this recoverable failure on the certificate, e.g. TemporalValidity, SSLHostname"),
+        .value("distrust-after", "ISO8601",
+               "distrust chains through the certificate (anchor or intermediate) for leaves issued after this date"),
         .value("sha256", "HEX", "add only the certificate with this SHA-256 (required for a URL; a mismatch is refused)"),
         .value("timeout", "S", "give up a download after S seconds (default 30)"),
         TrustCommand.storeOption,
     ]
 
     static let help = ArgumentParser.help(
-        usage: "certkit trust add [--result R] [--policy P] [--host NAME] [--allow CHECK ...] [--sha256 HEX] [--store DIR] FILE|URL|-",
+        usage: "certkit trust add [--result R] [--policy P] [--host NAME] [--allow CHECK ...] [--distrust-after ISO8601] [--sha256 HEX] [--store DIR] FILE|URL|-",
         summary: """
             Adds a trust setting for each certificate of FILE ('-' for standard input; any format 'certkit convert'
             reads) or of an http:// or https:// URL, which needs --sha256 with the fingerprint checked out of band
@@ -34,7 +36,11 @@ enum TrustAddCommand: Command {
             A certificate's settings are kept newest first: the first that applies to an evaluation's policy and
             host and says trustRoot, trustAsRoot or deny decides. Adding a setting with the same policy and host as
             an existing one replaces it. trustRoot and trustAsRoot make the certificate an anchor (result proceed),
-            deny makes any chain through it deny, unspecified only carries --allow.
+            deny makes any chain through it deny, unspecified only carries --allow (and --distrust-after).
+            --distrust-after DATE: a chain through the certificate, as its anchor or an intermediate, is not trusted
+            (AnchorTrusted, recoverable) for a leaf issued after DATE, judged by the leaf's notBefore; a leaf issued
+            at DATE still is. With --result unspecified it limits a system root without adding an anchor. PEM
+            exports cannot carry the date (they say so in a comment line).
             Checks --allow accepts: \(TrustCheck.allCases.filter(\.isExceptionAllowed).map(\.rawValue).joined(separator: ", ")).
             """)
 
@@ -69,6 +75,14 @@ enum TrustAddCommand: Command {
             }
             return check
         })
+        let distrustAfter = try arguments.value("distrust-after").map { text throws(CLIError) -> Date in
+            guard let date = DateText.parse(text) else {
+                throw .usage(
+                    "--distrust-after must be an ISO 8601 date such as 2026-01-01 or 2026-01-01T00:00:00Z, not '\(text)'",
+                    command: name)
+            }
+            return date
+        }
         let fingerprint = try arguments.value("sha256").map { text throws(CLIError) -> [UInt8] in
             guard let bytes = Hex.decode(text), bytes.count == 32 else {
                 throw .usage("--sha256 must be the 64 hex digits of a SHA-256 (':' separators allowed), not '\(text)'", command: name)
@@ -118,7 +132,8 @@ enum TrustAddCommand: Command {
         // Every setting is checked before the store changes.
         let constraints = certificates.map { certificate in
             TrustSettings.UsageConstraint(
-                result: result ?? .anchor(for: certificate), policy: policy, host: host, allowedErrors: allowed)
+                result: result ?? .anchor(for: certificate), policy: policy, host: host, allowedErrors: allowed,
+                distrustAfter: distrustAfter)
         }
         for (certificate, constraint) in zip(certificates, constraints) {
             if let problem = constraint.problem(for: certificate) {

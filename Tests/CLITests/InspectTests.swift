@@ -30,7 +30,7 @@ struct InspectTests {
         #expect(text.contains("Subject:             CN=localhost\n"))
         #expect(text.contains("Issuer:              CN=certkit Demo Intermediate CA\n"))
         #expect(text.contains("Status:              valid\n"))
-        #expect(text.contains("Not before:          2019-06-01T00:00:00Z\n"))
+        #expect(text.contains("Not before:          2018-02-01T00:00:00Z\n"))
         #expect(text.contains("Subject alt names:   DNS:localhost, IP:127.0.0.1\n"))
         #expect(text.contains("Public key:          RSA (2048 bit)\n"))
         #expect(text.contains("Signature algorithm: sha256WithRSAEncryption\n"))

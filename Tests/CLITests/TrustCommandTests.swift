@@ -96,6 +96,9 @@ struct TrustCommandTests {
             (["--allow", "Signature", TrustFixtures.root], "only recoverable checks"),
             (["--allow", "Nonsense", TrustFixtures.root], "--allow takes a check name"),
             (["--sha256", "abcd", TrustFixtures.root], "--sha256 must be"),
+            (["--distrust-after", "2026-13-01", TrustFixtures.root], "--distrust-after must be an ISO 8601 date"),
+            (["--distrust-after", "yesterday", TrustFixtures.root], "--distrust-after must be an ISO 8601 date"),
+            (["--result", "deny", "--distrust-after", "2026-01-01", TrustFixtures.root], "a deny distrusts every chain"),
             (["http://127.0.0.1:1/root.der"], "needs --sha256"),
             ([], "one FILE, URL or '-' expected"),
         ]

@@ -226,4 +226,109 @@ struct RuleTriplesTests {
             #expect(report.checks.first == [.missingIntermediate], "\(backend): \(report.checks)")
         }
     }
+
+    // MARK: validity-period maximums
+
+    /// Where the scenario's anchors go: given by the app (the scenario as written), the system roots (the evaluator's
+    /// system store, `anchorsOnly` false), or a trust setting (always trust).
+    enum AnchorPlacement: CaseIterable { case app, system, userTrustSettings }
+
+    /// The scenario's evaluation with its anchors placed as `placement` says, under `profile`, on every backend.
+    static func reports(
+        _ scenario: ConformanceScenario, placement: AnchorPlacement, profile: TrustProfile? = nil
+    ) throws -> [(backend: String, report: TrustReport)] {
+        var evaluation = try Self.with(scenario, profile: profile).makeEvaluation()
+        let anchors = evaluation.anchors
+        switch placement {
+        case .app: break
+        case .system:
+            evaluation.anchors = []
+            evaluation.anchorsOnly = false
+        case .userTrustSettings:
+            evaluation.anchors = []
+            evaluation.trustSettings = TrustSettings(alwaysTrust: anchors)
+        }
+        let backends = BackendRegistry.standard.allBackends()
+        #expect(backends.count >= 2, "both backends")
+        return backends.map { backend in
+            let evaluator = TrustEvaluator(backend: backend, configuration: .uncached, systemAnchors: { anchors })
+            return (backend.name, evaluator.evaluate(evaluation))
+        }
+    }
+
+    /// Evaluates each `rules-validity-<leaf>` scenario with its anchor placed every way, under `profile`: `rule`
+    /// fails exactly for the leaves in `failing` under a system root, never under the app's anchor or a trust
+    /// setting, and nothing else fails.
+    static func expectSystemSchedule(
+        _ rule: String, profile: TrustProfile, leaves: [String], failing: Set<String>
+    ) throws {
+        for leaf in leaves {
+            let scenario = try Self.scenario("rules-validity-\(leaf)")
+            for placement in AnchorPlacement.allCases {
+                let fails = placement == .system && failing.contains(leaf)
+                for (backend, report) in try Self.reports(scenario, placement: placement, profile: profile) {
+                    let failed = Self.failedRules(report)
+                    #expect(failed == (fails ? [rule] : []), "\(leaf) \(placement) \(profile) \(backend): \(failed)")
+                    #expect(report.checks.first == (fails ? [.validityPeriodMaximums] : []),
+                            "\(leaf) \(placement) \(backend): \(report.checks)")
+                    #expect(report.isTrusted == !fails, "\(leaf) \(placement) \(backend): \(report.result)")
+                }
+            }
+        }
+    }
+
+    /// apple.validity-system-roots: under a system root, a leaf issued one second before 2018-03-01 may exceed
+    /// 825 days and 3600 s, one issued at it may not (the limit passes, one second more fails); one issued one second
+    /// before 2020-09-01 may be valid 398 days and a second, one issued at it only 398 days. The same leaves under the
+    /// app's anchor or a trust setting pass.
+    @Test("apple: a system root's leaf is held to 825 days + 3600 s from 2018-03-01 and 398 days from 2020-09-01")
+    func validityPeriodSystem() throws {
+        try Self.expectSystemSchedule(
+            "apple.validity-system-roots", profile: .apple,
+            leaves: ["sys-before-2018", "sys-at-2018-over", "sys-at-2018-limit", "sys-before-2020", "sys-at-2020-over",
+                     "sys-at-2020-limit"],
+            failing: ["sys-at-2018-over", "sys-at-2020-over"])
+        // The rule is the SSL server policy's: the client policy applies no maximum.
+        let scenario = try Self.scenario("rules-validity-sys-at-2020-over")
+        var client = scenario
+        client.policy = "ssl-client"
+        client.host = nil
+        for (backend, report) in try Self.reports(client, placement: .system) {
+            #expect(!report.allFailures.contains(.validityPeriodMaximums), "ssl-client \(backend): \(report.checks)")
+        }
+    }
+
+    /// webpki.validity-period: the Baseline Requirements' schedule under a system root — 398 days (and not one
+    /// second more) for a leaf issued before 2026-03-15; at each of 2026-03-15, 2027-03-15 and 2029-03-15 the new
+    /// maximum (200, 100, 47 days) passes and one second more fails, while a leaf issued one second before the date
+    /// with that longer lifetime still passes.
+    @Test("webpki: a system root's leaf is held to 398, 200, 100 and 47 days by its issuance date")
+    func validityPeriodWebPKI() throws {
+        try Self.expectSystemSchedule(
+            "webpki.validity-period", profile: .webpki,
+            leaves: ["br-398-limit", "br-398-over", "br-before-2026", "br-at-2026-over", "br-at-2026-limit",
+                     "br-before-2027", "br-at-2027-over", "br-at-2027-limit", "br-before-2029", "br-at-2029-over",
+                     "br-at-2029-limit"],
+            failing: ["br-398-over", "br-at-2026-over", "br-at-2027-over", "br-at-2029-over"])
+        // Under apple the same leaves meet trustd's 398 days (Apple has not adopted the later rows): only the one
+        // over 398 days fails.
+        try Self.expectSystemSchedule(
+            "apple.validity-system-roots", profile: .apple,
+            leaves: ["br-398-limit", "br-398-over", "br-at-2026-over", "br-at-2029-over"], failing: ["br-398-over"])
+    }
+
+    /// apple.validity-825-days: the app-supplied schedule does not apply to a system root, nor the system schedule to
+    /// the app's anchor: rules-leaf-rsa's 516-day leaf (issued 2030) passes under the app's anchor and fails 398
+    /// days under a system root; a trust setting exempts it.
+    @Test("apple: 516 days pass under the app's anchor, fail under a system root, pass under a trust setting")
+    func validityPeriodByAnchorOrigin() throws {
+        let scenario = try Self.scenario("valid-chain-rsa")
+        for placement in AnchorPlacement.allCases {
+            for (backend, report) in try Self.reports(scenario, placement: placement) {
+                let failed = Self.failedRules(report)
+                #expect(failed == (placement == .system ? ["apple.validity-system-roots"] : []),
+                        "\(placement) \(backend): \(failed)")
+            }
+        }
+    }
 }

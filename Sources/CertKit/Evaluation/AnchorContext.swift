@@ -7,7 +7,8 @@ final class AnchorContext: Sendable {
     let anchors: [Certificate]
     /// The same, as a set.
     let anchorSet: Set<Certificate>
-    /// The anchors the application supplied (not the system bundle): the Apple profile rules apply to them.
+    /// The anchors the application supplied (``AnchorOrigin/appSupplied``; not the always-trust certificates, not
+    /// the system bundle).
     let appSupplied: Set<Certificate>
     /// Certificates with an always-trust setting: success through one reads `proceed`.
     let alwaysTrusted: Set<Certificate>
@@ -24,7 +25,7 @@ final class AnchorContext: Sendable {
         let system = system.filter { seen.insert($0).inserted }
         self.anchors = app + system
         self.anchorSet = seen
-        self.appSupplied = Set(app)
+        self.appSupplied = Set(anchors)
         self.alwaysTrusted = Set(alwaysTrust)
         self.index = IssuerIndex(certificates: self.anchors, foldedNames: true)
         self.store = try backend.prepareAnchors(self.anchors)

@@ -43,6 +43,17 @@ struct PathJudge {
         return evaluation.anchors.contains(last) || (!evaluation.anchorsOnly && systemAnchors().contains(last))
     }
 
+    /// Where the anchor of `path` (anchored under `policy`) comes from: an anchor the app supplied, else a certificate
+    /// the trust settings make an anchor under `policy`, else a system root; nil when the path is not anchored. A
+    /// certificate that is more than one is taken in that order: the app's own choice outranks the user's settings,
+    /// which outrank the system's (trustd's user trust settings exempt a system root they trust).
+    func anchorOrigin(of path: CandidatePath, under policy: TrustPolicy) -> AnchorOrigin? {
+        guard path.endsAtAnchor, let last = path.certificates.last else { return nil }
+        if anchorContext.appSupplied.contains(last) { return .appSupplied }
+        if anchorContext.alwaysTrusted.contains(last), settings.isAnchor(last, under: policy) { return .userTrustSettings }
+        return .system
+    }
+
     /// The core's judgement of `path`: signatures, revocation, then every policy; the failures the trust settings
     /// allow are dropped.
     mutating func judge(_ path: CandidatePath) throws(BackendError) -> PathAttempt {
@@ -84,8 +95,7 @@ struct PathJudge {
             let context = PathContext(
                 path: policyPath, policy: policy, date: date, pins: evaluation.pins,
                 trustSettings: evaluation.trustSettings, maxDepth: evaluation.maxDepth,
-                anchorIsAppSupplied: policyPath.endsAtAnchor
-                    && anchorContext.appSupplied.contains(path.certificates.last!),
+                anchorOrigin: anchorOrigin(of: policyPath, under: policy),
                 spkiDigests: spkiDigests, limits: limits, trustSettingsIndex: settings)
             return CorePolicy.findings(for: context)
         }

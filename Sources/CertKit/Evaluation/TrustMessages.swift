@@ -56,7 +56,7 @@ enum TrustMessages {
         case .usageConstraints: return "\(name) is distrusted by a trust setting"
         case .leafSPKISHA256: return "no certificate in the chain of \(name) matches a pinned key"
         case .validityPeriodMaximums:
-            return "\(name) validity period exceeds 825 days"
+            return "\(name) validity period is longer than allowed for its issuance date"
         case .chainLength: return "the chain of \(name) is longer than the maximum depth"
         case .signature: return "the signature of \(name) does not verify (or its algorithm is not allowed)"
         case .pathBuildingLimit: return "path building for \(name) stopped at its work limit"

@@ -1,3 +1,5 @@
+import Foundation
+
 extension TrustSettings {
     /// What a usage constraint says about its certificate (`SecTrustSettingsResult`).
     public enum Result: String, Sendable, Hashable, CaseIterable, Codable {
@@ -65,13 +67,22 @@ extension TrustSettings {
         public var host: String?
         /// Recoverable checks the user accepts on this certificate when the constraint applies, sorted.
         public var allowedErrors: [TrustCheck]
+        /// When the constraint applies, a chain through this certificate (as its anchor or an intermediate) is
+        /// not trusted for a leaf issued after this date (`AnchorTrusted`, rule `certkit.distrust-after`): how a
+        /// root program distrusts a CA for its new certificates only (trustd's date-constrained CAs, Mozilla's
+        /// "distrust after"). A certkit setting: Apple's trust settings have no such key. Nil: no date limit.
+        public var distrustAfter: Date?
 
         /// Creates a constraint.
-        public init(result: Result, policy: Policy? = nil, host: String? = nil, allowedErrors: Set<TrustCheck> = []) {
+        public init(
+            result: Result, policy: Policy? = nil, host: String? = nil, allowedErrors: Set<TrustCheck> = [],
+            distrustAfter: Date? = nil
+        ) {
             self.result = result
             self.policy = policy
             self.host = host
             self.allowedErrors = allowedErrors.sorted()
+            self.distrustAfter = distrustAfter
         }
 
         /// Why this constraint cannot be given to `certificate`, or nil when it can: a `trustRoot` for a
@@ -86,6 +97,9 @@ extension TrustSettings {
             if let host {
                 if host.isEmpty || host.contains(where: { $0.isWhitespace }) { return "a host must be a name or an IP address" }
                 guard let policy, policy.isSSL else { return "a host limits only the ssl-server and ssl-client policies" }
+            }
+            if distrustAfter != nil, result == .deny {
+                return "a deny distrusts every chain through the certificate; a distrust-after date is for trustRoot, trustAsRoot or unspecified"
             }
             if let refused = allowedErrors.first(where: { !$0.isExceptionAllowed }) {
                 return "\(refused.rawValue) cannot be allowed (only recoverable checks other than Signature, "
@@ -116,12 +130,14 @@ extension TrustSettings {
             return .dns(text.lowercased())
         }
 
-        /// A short description: `trustRoot`, `deny ssl-server host=example.com allow=TemporalValidity`.
+        /// A short description: `trustRoot`, `deny ssl-server host=example.com allow=TemporalValidity`,
+        /// `trustRoot distrust-after=2026-01-01T00:00:00Z`.
         public var summary: String {
             var parts = [result.rawValue]
             if let policy { parts.append(policy.rawValue) }
             if let host { parts.append("host=\(host)") }
             if !allowedErrors.isEmpty { parts.append("allow=" + allowedErrors.map(\.rawValue).joined(separator: ",")) }
+            if let distrustAfter { parts.append("distrust-after=" + ISO8601Text.timestamp(distrustAfter)) }
             return parts.joined(separator: " ")
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one place that decides how trust settings apply (``TrustSettings`` documents the rules): built once per
 /// evaluation, it answers for a certificate and a policy what the user's settings say.
 package struct TrustSettingsIndex: Sendable, Hashable {
@@ -7,6 +9,9 @@ package struct TrustSettingsIndex: Sendable, Hashable {
         package var result: TrustSettings.Result?
         /// The checks not reported for the certificate (from every constraint that applies).
         package var allowedErrors: Set<TrustCheck>
+        /// The earliest distrust-after date of the constraints that apply (``TrustSettings/UsageConstraint/distrustAfter``),
+        /// its own or a related certificate's (as a deny binds); nil: none.
+        package var distrustAfter: Date? = nil
 
         /// True when the certificate is an anchor under the policy.
         package var isAnchor: Bool { result?.isAnchor ?? false }
@@ -22,6 +27,9 @@ package struct TrustSettingsIndex: Sendable, Hashable {
     /// The certificates with a `deny` constraint, under each of their identities (``CertificateIdentity``): a
     /// negative setting binds to what a re-encoded copy shares with the certificate, not to its exact DER.
     private let deniers: [CertificateIdentity: [Certificate]]
+    /// The certificates with a distrust-after date, under each of their identities: a date limit is a negative
+    /// setting and binds as a deny does.
+    private let dateLimited: [CertificateIdentity: [Certificate]]
 
     /// Indexes `settings`.
     package init(_ settings: TrustSettings) {
@@ -45,8 +53,13 @@ package struct TrustSettingsIndex: Sendable, Hashable {
         for (certificate, list) in constraints where list.contains(where: { $0.result == .deny }) {
             for key in CertificateIdentity.keys(of: certificate) { deniers[key, default: []].append(certificate) }
         }
+        var dateLimited: [CertificateIdentity: [Certificate]] = [:]
+        for (certificate, list) in constraints where list.contains(where: { $0.distrustAfter != nil }) {
+            for key in CertificateIdentity.keys(of: certificate) { dateLimited[key, default: []].append(certificate) }
+        }
         self.constraints = constraints
         self.deniers = deniers
+        self.dateLimited = dateLimited
     }
 
     /// True when there is no setting at all.
@@ -57,10 +70,26 @@ package struct TrustSettingsIndex: Sendable, Hashable {
     /// errors of every applying constraint count (only checks an exception could cover). A certificate that
     /// shares an identity (``CertificateIdentity``) with another one denied under `policy` is denied too, whatever
     /// its own constraints say: a re-encoded copy, the same issuer and serial, or the same subject and key.
+    /// The same holds for a distrust-after date: the earliest of its own and of those certificates' applies.
     package func resolution(for certificate: Certificate, under policy: TrustPolicy) -> Resolution {
         var resolution = ownResolution(for: certificate, under: policy)
         if resolution.result != .deny, isDeniedByIdentity(certificate, under: policy) { resolution.result = .deny }
+        if !dateLimited.isEmpty {
+            for key in CertificateIdentity.keys(of: certificate) {
+                for other in dateLimited[key] ?? [] where other != certificate {
+                    resolution.distrustAfter = Self.earlier(
+                        resolution.distrustAfter, ownResolution(for: other, under: policy).distrustAfter)
+                }
+            }
+        }
         return resolution
+    }
+
+    /// The earlier of two optional dates (nil: no date).
+    private static func earlier(_ first: Date?, _ second: Date?) -> Date? {
+        guard let first else { return second }
+        guard let second else { return first }
+        return min(first, second)
     }
 
     /// True when a certificate other than `certificate` that shares one of its identities is denied under `policy`
@@ -78,6 +107,7 @@ package struct TrustSettingsIndex: Sendable, Hashable {
         var resolution = Resolution(result: nil, allowedErrors: [])
         for constraint in list where constraint.applies(to: policy) {
             resolution.allowedErrors.formUnion(constraint.allowedErrors.filter(\.isExceptionAllowed))
+            resolution.distrustAfter = Self.earlier(resolution.distrustAfter, constraint.distrustAfter)
             if resolution.result == nil, constraint.result != .unspecified, constraint.result.isValid(for: certificate) {
                 resolution.result = constraint.result
             }

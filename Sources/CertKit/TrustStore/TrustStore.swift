@@ -25,8 +25,9 @@ import Foundation
 /// (``TrustStoreError/Code/newerFormat``) or cannot be read is an error naming the file, for reads and writes
 /// alike: it is never ignored, and never overwritten. A missing directory or file is an empty store.
 public final class TrustStore: Sendable {
-    /// The format version this certkit reads and writes.
-    package static let formatVersion = 1
+    /// The newest format version this certkit reads and writes (it reads every version from 1; it writes 2 only when
+    /// a setting carries a distrust-after date, which version 1 does not know).
+    package static let formatVersion = 2
     /// The data file's name in the store directory.
     package static let fileName = "trust-store.json"
     /// The lock file's name in the store directory.

@@ -67,7 +67,7 @@ extension TrustStore {
             // The RFC 4514 string is already safe to print (controls are hex escapes): escaping it again would
             // double its backslashes, and the comment would not read as `inspect` prints the name.
             text += "# \(entry.certificate.subject.description)\n# SHA-256 \(entry.sha256Hex)\n"
-            text += PEM.encode(entry.certificate.derEncoded)
+            text += Self.distrustAfterComment(entry) + PEM.encode(entry.certificate.derEncoded)
         }
         return (Array(text.utf8), export)
     }
@@ -135,13 +135,23 @@ extension TrustStore {
         }
         for (entry, name) in zip(export.included, names) {
             let file = (directory as NSString).appendingPathComponent(name)
-            try TrustStoreFiles.replace(file, with: Array(PEM.encode(entry.certificate.derEncoded).utf8))
+            try TrustStoreFiles.replace(
+                file, with: Array((Self.distrustAfterComment(entry) + PEM.encode(entry.certificate.derEncoded)).utf8))
             export.files.append(file)
         }
         for stale in Set(existing).subtracting(names) {
             try? FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(stale))
         }
         return export
+    }
+
+    /// The comment line an exported anchor with a distrust-after date gets (empty without one): PEM cannot carry the
+    /// date, so whoever uses the export trusts the anchor for every leaf; the line says so, for people reading the
+    /// file (OpenSSL, GnuTLS and curl skip text outside the PEM block).
+    static func distrustAfterComment(_ entry: Entry) -> String {
+        guard let date = entry.constraints.compactMap(\.distrustAfter).min() else { return "" }
+        return "# distrust-after \(ISO8601Text.timestamp(date)): not enforced by this PEM, which cannot carry it; "
+            + "only certkit's trust store distrusts the leaves this anchor issued after that date\n"
     }
 
     /// True when `path` itself (not what a link points to) is a regular file or a symbolic link.

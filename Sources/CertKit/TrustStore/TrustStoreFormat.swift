@@ -1,6 +1,7 @@
 import Foundation
 
-/// The store file's JSON, version 1 (Docs/TrustStore.md documents it).
+/// The store file's JSON, version 1, or 2 when a setting carries a distrust-after date (Docs/TrustStore.md documents
+/// it): a version-1 reader ignores keys it does not know, and must not ignore that one.
 ///
 /// ```json
 /// {
@@ -44,11 +45,8 @@ enum TrustStoreFormat {
         var policy: TrustSettings.Policy?
         var host: String?
         var allowedErrors: [TrustCheck]?
-
-        var constraint: TrustSettings.UsageConstraint {
-            TrustSettings.UsageConstraint(
-                result: result, policy: policy, host: host, allowedErrors: Set(allowedErrors ?? []))
-        }
+        /// ISO 8601, as ``ISO8601Text/timestamp(_:)`` writes it.
+        var distrustAfter: String?
     }
 
     /// Decodes and checks `bytes` (the file `path`): every certificate must decode, have the recorded SHA-256
@@ -102,7 +100,7 @@ enum TrustStoreFormat {
                 problem: "trust store format version \(version) was written by a newer certkit "
                     + "(this one reads version \(TrustStore.formatVersion)); not read, not changed")
         }
-        guard version == TrustStore.formatVersion else { throw corrupt("unknown format version \(version)", path: path) }
+        guard version >= 1 else { throw corrupt("unknown format version \(version)", path: path) }
     }
 
     /// One listed certificate: it must decode, have the recorded SHA-256 (not among `seen`) and at least one
@@ -128,7 +126,19 @@ enum TrustStoreFormat {
         }
         guard seen.insert(entry.sha256).inserted else { throw corrupt("\(label): listed twice", path: path) }
         guard !entry.settings.isEmpty else { throw corrupt("\(label): no settings", path: path) }
-        let constraints = entry.settings.map(\.constraint)
+        var constraints: [TrustSettings.UsageConstraint] = []
+        for (index, setting) in entry.settings.enumerated() {
+            var distrustAfter: Date?
+            if let text = setting.distrustAfter {
+                guard let date = try? Date(text, strategy: .iso8601) else {
+                    throw corrupt("\(label), setting \(index + 1): distrustAfter is not an ISO 8601 date", path: path)
+                }
+                distrustAfter = date
+            }
+            constraints.append(TrustSettings.UsageConstraint(
+                result: setting.result, policy: setting.policy, host: setting.host,
+                allowedErrors: Set(setting.allowedErrors ?? []), distrustAfter: distrustAfter))
+        }
         for (index, constraint) in constraints.enumerated() {
             if let problem = constraint.problem(for: certificate) {
                 throw corrupt("\(label), setting \(index + 1): \(problem)", path: path)
@@ -142,7 +152,7 @@ enum TrustStoreFormat {
     static func encode(_ entries: [TrustStore.Entry]) -> [UInt8] {
         let document = JSONValue.object([
             "format": .string(name),
-            "version": .int(TrustStore.formatVersion),
+            "version": .int(version(of: entries)),
             "certificates": .array(entries.map { entry in
                 .object([
                     "sha256": .string(entry.sha256Hex),
@@ -155,12 +165,20 @@ enum TrustStoreFormat {
         return Array(document.rendered.utf8)
     }
 
-    /// One setting as the store file holds it: `result`, and `policy`, `host`, `allowedErrors` when present.
+    /// The version a store of `entries` is written in: 2 when a setting carries a distrust-after date (a version-1
+    /// reader would ignore it and trust what it must not), else 1, which every certkit reads.
+    static func version(of entries: [TrustStore.Entry]) -> Int {
+        entries.contains { $0.constraints.contains { $0.distrustAfter != nil } } ? TrustStore.formatVersion : 1
+    }
+
+    /// One setting as the store file holds it: `result`, and `policy`, `host`, `allowedErrors`, `distrustAfter`
+    /// when present.
     static func json(_ constraint: TrustSettings.UsageConstraint) -> JSONValue {
         var members: [String: JSONValue] = ["result": .string(constraint.result.rawValue)]
         if let policy = constraint.policy { members["policy"] = .string(policy.rawValue) }
         if let host = constraint.host { members["host"] = .string(host) }
         if !constraint.allowedErrors.isEmpty { members["allowedErrors"] = .strings(constraint.allowedErrors.map(\.rawValue)) }
+        if let date = constraint.distrustAfter { members["distrustAfter"] = .string(ISO8601Text.timestamp(date)) }
         return .object(members)
     }
 

@@ -19,8 +19,8 @@ package struct PathContext: Sendable {
     package var trustSettingsIndex: TrustSettingsIndex
     /// The most intermediates a path may have (the leaf and the anchor are not counted).
     package var maxDepth: Int
-    /// True when the path's anchor was supplied by the application (not the system bundle).
-    package var anchorIsAppSupplied: Bool
+    /// Where the path's anchor comes from; nil when the path does not end at an anchor (under ``policy``).
+    package var anchorOrigin: AnchorOrigin?
     /// The evaluation's bounds (the policy graph's, `Limits/maxPolicyGraphNodes`, is checked by a policy rule).
     package var limits: Limits
 
@@ -53,7 +53,7 @@ package struct PathContext: Sendable {
     package init(
         path: CandidatePath, policy: TrustPolicy, date: Date, pins: [SPKIPin] = [],
         trustSettings: TrustSettings = .none, maxDepth: Int = TrustEvaluation.defaultMaxDepth,
-        anchorIsAppSupplied: Bool = true, spkiDigests: [[UInt8]] = [], limits: Limits = .default,
+        anchorOrigin: AnchorOrigin? = .appSupplied, spkiDigests: [[UInt8]] = [], limits: Limits = .default,
         trustSettingsIndex: TrustSettingsIndex? = nil
     ) {
         self.limits = limits
@@ -65,7 +65,7 @@ package struct PathContext: Sendable {
         self.trustSettings = trustSettings
         self.trustSettingsIndex = trustSettingsIndex ?? TrustSettingsIndex(trustSettings)
         self.maxDepth = maxDepth
-        self.anchorIsAppSupplied = anchorIsAppSupplied
+        self.anchorOrigin = anchorOrigin
     }
 }
 
@@ -83,7 +83,8 @@ package enum CorePolicy {
     package static let checks: [any PathCheck] = [
         ValidityCheck(), CAConstraintsCheck(), ExtensionIntegrityCheck(), ExtendedKeyUsageCheck(),
         PeerNameCheck(), NameConstraintsCheck(), AlgorithmStrengthCheck(), AppleServerProfileCheck(),
-        PinCheck(), DistrustCheck(), ChainLengthCheck(), PathCompletenessCheck(),
+        ValidityPeriodCheck(), PinCheck(), DistrustCheck(), DistrustAfterCheck(), ChainLengthCheck(),
+        PathCompletenessCheck(),
         // Certificate profile rules (RFC 5280 §4, CA/B Forum BRs, trustd).
         SerialNumberCheck(), AuthorityKeyIdentifierCheck(), SubjectKeyIdentifierCheck(), KeyIdentifierLinkageCheck(),
         BasicConstraintsCriticalityCheck(), KeyCertSignCheck(), SubjectNameCheck(), NameConstraintsFormCheck(),

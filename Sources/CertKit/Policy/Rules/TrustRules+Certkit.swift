@@ -65,6 +65,11 @@ extension TrustRules {
     package static let distrust = TrustRule(
         "certkit.distrust", .usageConstraints, everyProfile, "Apple trust settings",
         "no certificate of the path has a distrust setting (deny)")
+    /// A distrust-after setting.
+    package static let distrustAfter = TrustRule(
+        "certkit.distrust-after", .anchorTrusted, everyProfile,
+        "certkit trust settings; trustd date-constrained CAs; Mozilla distrust-after",
+        "a certificate (anchor or intermediate) that a trust setting distrusts for leaves issued after a date vouches only for leaves issued (notBefore) on or before that date")
     /// The path ends at an untrusted root.
     package static let untrustedRoot = TrustRule(
         "certkit.untrusted-root", .anchorTrusted, everyProfile, "RFC 5280 §6.1",
@@ -113,7 +118,7 @@ extension TrustRules {
     /// certkit's rules.
     static let certkitRules: [TrustRule] = [
         criticalExtensions, malformedExtension, extendedKeyUsagePurpose, peerName, email, weakSignature, weakKey, ecNamedCurve,
-        publicKeyEncoding, verifiableKeyAlgorithm, tlsLeafKeyUsage, hostTrailingDot, tlsHashFloor, tlsKeySize, pin, distrust, untrustedRoot, missingIntermediate, signature, revocation,
+        publicKeyEncoding, verifiableKeyAlgorithm, tlsLeafKeyUsage, hostTrailingDot, tlsHashFloor, tlsKeySize, pin, distrust, distrustAfter, untrustedRoot, missingIntermediate, signature, revocation,
         crlValidation, ocspValidation, revocationRequired, pathBuildingLimit, resourceLimit, libraryVerdict, backendError,
     ]
 }

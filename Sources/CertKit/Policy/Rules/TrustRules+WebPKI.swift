@@ -86,11 +86,16 @@ extension TrustRules {
         "validity dates through 2049 are encoded as UTCTime (GeneralizedTime only from 2050)")
 
     /// The Web PKI rules.
+    /// The Baseline Requirements' validity-period schedule.
+    package static let webPKIValidityPeriod = TrustRule(
+        "webpki.validity-period", .validityPeriodMaximums, webPKIOnly, "CA/B BR §6.3.2 (ballot SC-081); Chrome",
+        "an SSL server leaf chaining to a system root is valid for at most 398 days when issued before 2026-03-15, 200 days from 2026-03-15, 100 from 2027-03-15 and 47 from 2029-03-15 (notAfter − notBefore; anchors the app supplied or the trust settings make are exempt, as Chrome applies the limit to known roots only)")
+
     static let webPKIRules: [TrustRule] = [
         leafExtendedKeyUsage, extendedKeyUsageNotCritical, rootWithoutExtendedKeyUsage, leafNotCA, rsaModulusMinimum,
         rsaModulusMultipleOf8, ecdsaNamedCurve, keyAlgorithm, commonNameInSAN, rootAuthorityKeyIdentifier,
         wildcardPublicSuffix, publicSuffixListAvailable, subjectAltNameCriticality, nameConstraintsOnCommonName,
         caKeyUsage, signatureDigest, crlDistributionPointsNotCritical, validityTimeEncoding,
-        intermediateExtendedKeyUsage, criticalFalseEncoded,
+        intermediateExtendedKeyUsage, criticalFalseEncoded, webPKIValidityPeriod,
     ]
 }
