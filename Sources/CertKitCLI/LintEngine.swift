@@ -1,0 +1,145 @@
+import CertKit
+import CertKitBackends
+import Foundation
+
+/// Runs every requested ``LintTarget`` on one evaluation and gathers the issuance findings: the work of
+/// `certkit lint`, shared by `lint`, `lint --batch` and `connect --lint`.
+struct LintEngine: Sendable {
+    let targets: [LintTarget]
+    /// The backend of the core targets.
+    let coreEvaluator: TrustEvaluator
+    /// For each library target, the backend that runs its library (the recorder is made per evaluation).
+    let libraryBackends: [String: any TrustBackend]
+    let network: NetworkAccess?
+
+    /// An engine for `targets`; the core targets use `coreBackend`.
+    /// - Throws: a usage error when a library target names a backend the registry lacks.
+    init(targets: [LintTarget], coreBackend: String, registry: BackendRegistry, network: NetworkAccess?, command: String)
+        throws(CLIError)
+    {
+        self.targets = targets
+        self.network = network
+        guard let core = registry.backend(named: coreBackend) else {
+            throw .usage("unknown backend '\(coreBackend)' (choose \(registry.names.joined(separator: ", ")))", command: command)
+        }
+        coreEvaluator = TrustEvaluator(
+            backend: core, configuration: TrustEvaluator.Configuration(libraryAudit: false), network: network)
+        var libraries: [String: any TrustBackend] = [:]
+        for target in targets {
+            guard case .library(let name) = target.mode else { continue }
+            guard let backend = registry.backend(named: name) else {
+                throw .usage("target \(target.name) needs the \(name) backend, which this build lacks", command: command)
+            }
+            libraries[name] = backend
+        }
+        libraryBackends = libraries
+    }
+
+    /// The host or IP an SSL policy checks, as text.
+    static func peerName(of policy: TrustPolicy) -> PeerName? {
+        if case .ssl(_, let name, _) = policy { return name }
+        return nil
+    }
+
+    /// Lints `evaluation` (its policy names the peer; each target replaces the profile).
+    func lint(_ evaluation: TrustEvaluation, notes: ReportNotes) -> LintResult {
+        let peer = evaluation.policies.first.flatMap(Self.peerName(of:))
+        var verdicts: [LintVerdict] = []
+        var date = evaluation.verifyDate ?? Date()
+        for target in targets {
+            var targeted = evaluation
+            targeted.policies = [.ssl(server: true, name: peer, profile: target.profile)]
+            let verdict: LintVerdict
+            switch target.mode {
+            case .core:
+                let report = coreEvaluator.evaluate(targeted)
+                date = report.verifyDate
+                verdict = Self.coreVerdict(target, report: report)
+            case .library(let name):
+                let recorder = LintLibraryRecorder(libraryBackends[name]!)
+                let report = TrustEvaluator(
+                    backend: recorder, configuration: TrustEvaluator.Configuration(libraryAudit: true), network: network
+                ).evaluate(targeted)
+                date = report.verifyDate
+                verdict = Self.libraryVerdict(target, report: report, facts: recorder.facts)
+            }
+            verdicts.append(verdict)
+        }
+        let input = LintInput(presented: evaluation.certificates, built: nil, date: date, peerName: peer?.description)
+        var verdictsWithSets = verdicts
+        for index in verdictsWithSets.indices {
+            let target = verdictsWithSets[index].target
+            guard !target.ruleSets.isEmpty else { continue }
+            var targetInput = input
+            targetInput.built = verdictsWithSets[index].chain
+            let extra = target.ruleSets.flatMap { $0.findings(targetInput) }
+            verdictsWithSets[index].findings += extra
+            if !extra.isEmpty { verdictsWithSets[index].trusted = false }
+        }
+        return LintResult(
+            presented: evaluation.certificates, verdicts: verdictsWithSets,
+            issuance: LintIssuanceRules.ruleSet.findings(input), date: date, peerName: peer?.description, notes: notes,
+            skipped: evaluation.skippedCertificates)
+    }
+
+    /// A core target's verdict: every rule the report records on every certificate of the chain it built.
+    static func coreVerdict(_ target: LintTarget, report: TrustReport) -> LintVerdict {
+        var findings: [LintFinding] = []
+        for (index, certificate) in report.chain.enumerated() where index < report.rules.count {
+            for check in report.rules[index].keys.sorted() {
+                for rule in report.rules[index][check] ?? [] {
+                    findings.append(LintFinding(
+                        rule: rule.id, certificateIndex: index, subject: certificate.subject.description,
+                        check: check.name,
+                        detail: detail(in: report.notes, index: index, check: check, rule: rule)
+                            ?? (report.error.map { $0.check == check && $0.certificateIndex == index } == true
+                                ? report.error?.message : nil)))
+                }
+            }
+        }
+        return LintVerdict(
+            target: target, backend: report.backend, trusted: report.isTrusted, result: report.result,
+            chain: report.chain, findings: findings, pathsTried: report.pathsTried)
+    }
+
+    /// The first note a rule left on certificate `index` (`[0] SSLHostname (certkit.peer-name): …`), without its
+    /// prefix.
+    static func detail(in notes: [String], index: Int, check: TrustCheck, rule: TrustRule) -> String? {
+        let prefix = "[\(index)] \(check.name) (\(rule.id)): "
+        return notes.first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+    }
+
+    /// A library target's verdict: trusted when its library's verifier refused nothing on the path the core chose.
+    static func libraryVerdict(_ target: LintTarget, report: TrustReport, facts: [LibraryFact]?) -> LintVerdict {
+        var findings: [LintFinding] = []
+        let chain = report.chain
+        func subject(_ index: Int?) -> String {
+            guard let index, chain.indices.contains(index) else { return "" }
+            return chain[index].subject.description
+        }
+        if let facts {
+            for fact in facts where LintLibraryRecorder.isRefusal(fact) {
+                let index = fact.index.map { min(max($0, 0), max(chain.count - 1, 0)) }
+                findings.append(LintFinding(
+                    rule: "library.\(fact.status.rawValue)", certificateIndex: index, subject: subject(index),
+                    detail: fact.words.trimmingCharacters(in: .whitespaces)))
+            }
+        } else if report.result == .otherError {
+            findings.append(LintFinding(
+                rule: TrustRules.backendError.id, certificateIndex: 0, subject: subject(0), check: TrustCheck.backendError.name,
+                detail: report.error?.message))
+        } else {
+            // Not shown to the library: a key the core refuses (the audit mode never hands such a path over).
+            let refused = chain.firstIndex { $0.publicKey.encodingProblem != nil }
+            findings.append(LintFinding(
+                rule: "library.notShown", certificateIndex: refused ?? 0, subject: subject(refused ?? 0),
+                detail: refused.flatMap { chain[$0].publicKey.encodingProblem }
+                    ?? "the library's verifier was not run on this path"))
+        }
+        let trusted = findings.isEmpty
+        return LintVerdict(
+            target: target, backend: report.backend, trusted: trusted,
+            result: trusted ? .unspecified : .recoverableTrustFailure, chain: chain, findings: findings,
+            pathsTried: report.pathsTried)
+    }
+}
