@@ -93,13 +93,24 @@ struct LintEngine: Sendable {
                         check: check.name,
                         detail: detail(in: report.notes, index: index, check: check, rule: rule)
                             ?? (report.error.map { $0.check == check && $0.certificateIndex == index } == true
-                                ? report.error?.message : nil)))
+                                ? report.error?.message : nil)
+                            ?? (rule == TrustRules.missingIntermediate ? issuerURLNote(certificate) : nil)))
                 }
             }
         }
         return LintVerdict(
             target: target, backend: report.backend, trusted: report.isTrusted, result: report.result,
             chain: report.chain, findings: findings, pathsTried: report.pathsTried)
+    }
+
+    /// Where a certificate whose issuer is missing says its issuer is (authorityInfoAccess caIssuers), if it does.
+    static func issuerURLNote(_ certificate: Certificate) -> String? {
+        let urls = certificate.extensions.authorityInfoAccess.compactMap { access -> String? in
+            guard access.method == "1.3.6.1.5.5.7.48.2", case .uri(let url) = access.location else { return nil }
+            return url
+        }
+        guard let first = urls.first else { return nil }
+        return "no issuer found; the certificate names its issuer at \(first) (--network fetches it)"
     }
 
     /// The first note a rule left on certificate `index` (`[0] SSLHostname (certkit.peer-name): …`), without its
@@ -135,6 +146,15 @@ struct LintEngine: Sendable {
                 rule: "library.notShown", certificateIndex: refused ?? 0, subject: subject(refused ?? 0),
                 detail: refused.flatMap { chain[$0].publicKey.encodingProblem }
                     ?? "the library's verifier was not run on this path"))
+        }
+        // GnuTLS is asked only about a path that ends at an anchor: when certkit found none, its verifier had
+        // nothing to accept, and the column says so (OpenSSL is asked anyway and says it in its own words).
+        let anchored = report.checks.last.map { $0.isDisjoint(with: [.missingIntermediate, .anchorTrusted]) } ?? false
+        if findings.isEmpty, !anchored {
+            let last = chain.isEmpty ? nil : chain.count - 1
+            findings.append(LintFinding(
+                rule: "library.\(LibraryFact.Status.noIssuer.rawValue)", certificateIndex: last, subject: subject(last),
+                detail: "no path to an anchor was found, so the library was given none to verify"))
         }
         let trusted = findings.isEmpty
         return LintVerdict(
