@@ -93,7 +93,7 @@ struct LintEngine: Sendable {
                         check: check.name,
                         detail: detail(in: report.notes, index: index, check: check, rule: rule)
                             ?? (report.error.map { $0.check == check && $0.certificateIndex == index } == true
-                                ? report.error?.message : nil)
+                                ? report.error.map { withoutCitation($0.message, rule: rule) } : nil)
                             ?? (rule == TrustRules.missingIntermediate ? issuerURLNote(certificate) : nil)))
                 }
             }
@@ -101,6 +101,13 @@ struct LintEngine: Sendable {
         return LintVerdict(
             target: target, backend: report.backend, trusted: report.isTrusted, result: report.result,
             chain: report.chain, findings: findings, pathsTried: report.pathsTried)
+    }
+
+    /// A message without its closing `(rule … (profiles …))`: the finding names its rule already.
+    static func withoutCitation(_ message: String, rule: TrustRule) -> String {
+        let suffix = " (\(rule.citation))"
+        guard let range = message.range(of: suffix) else { return message }
+        return String(message[..<range.lowerBound]) + String(message[range.upperBound...])
     }
 
     /// Where a certificate whose issuer is missing says its issuer is (authorityInfoAccess caIssuers), if it does.
