@@ -88,13 +88,15 @@ struct LintEngine: Sendable {
         for (index, certificate) in report.chain.enumerated() where index < report.rules.count {
             for check in report.rules[index].keys.sorted() {
                 for rule in report.rules[index][check] ?? [] {
+                    var detail = detail(in: report.notes, index: index, check: check, rule: rule)
+                        ?? (report.error.map { $0.check == check && $0.certificateIndex == index } == true
+                            ? report.error.map { withoutCitation($0.message, rule: rule) } : nil)
+                    if rule == TrustRules.missingIntermediate, let note = issuerURLNote(certificate) {
+                        detail = detail.map { "\($0); \(note)" } ?? note
+                    }
                     findings.append(LintFinding(
                         rule: rule.id, certificateIndex: index, subject: certificate.subject.description,
-                        check: check.name,
-                        detail: detail(in: report.notes, index: index, check: check, rule: rule)
-                            ?? (report.error.map { $0.check == check && $0.certificateIndex == index } == true
-                                ? report.error.map { withoutCitation($0.message, rule: rule) } : nil)
-                            ?? (rule == TrustRules.missingIntermediate ? issuerURLNote(certificate) : nil)))
+                        check: check.name, detail: detail))
                 }
             }
         }
@@ -117,7 +119,7 @@ struct LintEngine: Sendable {
             return url
         }
         guard let first = urls.first else { return nil }
-        return "no issuer found; the certificate names its issuer at \(first) (--network fetches it)"
+        return "the certificate names its issuer at \(first) (--network fetches it)"
     }
 
     /// The first note a rule left on certificate `index` (`[0] SSLHostname (certkit.peer-name): …`), without its

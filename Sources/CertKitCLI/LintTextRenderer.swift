@@ -29,13 +29,19 @@ enum LintTextRenderer {
         var rows: [String: (finding: LintFinding, targets: Set<String>)] = [:]
         for verdict in result.verdicts {
             for finding in verdict.findings {
-                if rows[finding.rowKey] == nil {
-                    order.append(finding.rowKey)
-                    rows[finding.rowKey] = (finding, [])
+                // A library that names no certificate (GnuTLS) joins the row of the same rule on a certificate.
+                var key = finding.rowKey
+                if finding.certificateIndex == nil,
+                   let named = order.first(where: { rows[$0]!.finding.rule == finding.rule }) {
+                    key = named
                 }
-                rows[finding.rowKey]!.targets.insert(verdict.target.name)
-                if rows[finding.rowKey]!.finding.detail == nil, let detail = finding.detail {
-                    rows[finding.rowKey]!.finding.detail = detail
+                if rows[key] == nil {
+                    order.append(key)
+                    rows[key] = (finding, [])
+                }
+                rows[key]!.targets.insert(verdict.target.name)
+                if rows[key]!.finding.detail == nil, let detail = finding.detail {
+                    rows[key]!.finding.detail = detail
                 }
             }
         }
