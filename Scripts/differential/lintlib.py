@@ -26,6 +26,9 @@ def explanation(column, reference, library, case):
         return "not-shown: a path holding a key certkit refuses is never shown to a library"
     if not column["ok"] and "library.noIssuer" in words and reference["ok"]:
         return "no-core-path: certkit built no anchored path (its allowlist or key-identifier linkage refused a link)"
+    if library == "openssl" and column["ok"] and "error 20 at" in reference["detail"]:
+        return ("path-given: the audit mode makes OpenSSL follow certkit's path (VerificationRecorder.checkIssued), so "
+                "X509_check_issued, which refuses a subject whose extensions OpenSSL finds invalid, is not asked")
     if library == "gnutls" and column["ok"] and case.presented_ders()[0] in case.anchor_ders():
         return "anchor-is-leaf: GnuTLS is asked for no path verdict on a leaf that is itself an anchor (trusted as given)"
     if library == "gnutls" and column["ok"] and "unknown critical extension" in reference["detail"]:
