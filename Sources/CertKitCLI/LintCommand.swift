@@ -82,7 +82,7 @@ enum LintCommand: Command {
     /// Colour only on a terminal, and never when NO_COLOR is set to anything but the empty string.
     static func colourWanted(_ context: CommandContext) -> Bool {
         if let noColour = context.environment["NO_COLOR"], !noColour.isEmpty { return false }
-        return (context.stdout as? FileHandleSink)?.terminalColumns != nil
+        return (context.stdout as? FileHandleSink)?.isTerminal == true
     }
 
     /// Evaluate's options, read by evaluate's parser, under the SSL server policy (with the host when one is

@@ -272,6 +272,20 @@ struct LintTests {
         #expect(try Self.run(["connect", "127.0.0.1:\(server.port)", "--targets", "ios"]).code == 2)
     }
 
+    @Test("on a terminal the marks are coloured, unless NO_COLOR is set; into a pipe never")
+    func terminalColour() throws {
+        let executable = try #require(FixtureLocator.product("certkit"), "build the certkit product first")
+        let command = "'\(executable)' lint --anchors '\(pki.file("root.pem"))' --host leaf.example --targets ios,openssl '\(pki.file("apple-only.pem"))'"
+        let tty = try ProcessRunner.run(["env", "-u", "NO_COLOR", "script", "-q", "-e", "-c", command, "/dev/null"])
+        #expect(tty.status == 10, "\(tty.stderrText)")
+        #expect(tty.stdoutText.contains("\u{1B}[31m✗\u{1B}[0m") && tty.stdoutText.contains("\u{1B}[32m✓\u{1B}[0m"))
+        let noColour = try ProcessRunner.run(["env", "NO_COLOR=1", "script", "-q", "-e", "-c", command, "/dev/null"])
+        #expect(noColour.stdoutText.contains("✗") && !noColour.stdoutText.contains("\u{1B}["))
+        let piped = try ProcessRunner.run(["env", "-u", "NO_COLOR", executable, "lint", "--anchors", pki.file("root.pem"),
+                                           "--host", "leaf.example", pki.file("apple-only.pem")])
+        #expect(piped.stdoutText.contains("✗") && !piped.stdoutText.contains("\u{1B}["))
+    }
+
     @Test("help, the man page and the completions list lint and its options")
     func helpAndCompletion() throws {
         #expect(certkit(["--help"]).stdoutText.contains("lint"))
@@ -339,5 +353,40 @@ struct LintFixHintTests {
         #expect(LintIssuanceRules.keyProblem(.ec(curve: "secp384r1", bits: 384)) == nil)
         #expect(LintIssuanceRules.keyProblem(.ec(curve: "secp521r1", bits: 521)) != nil)
         #expect(LintIssuanceRules.keyProblem(.ed25519) != nil)
+    }
+}
+
+/// The table's colour: on a terminal only, never with NO_COLOR.
+@Suite("lint colour")
+struct LintColourTests {
+    @Test("colour marks ✗ red and ✓ green; without it the table has no escape code")
+    func colour() {
+        let finding = LintFinding(rule: "certkit.peer-name", certificateIndex: 0, subject: "CN=leaf.example", check: "SSLHostname")
+        let target = LintTarget.all[0]
+        let verdicts = [
+            LintVerdict(target: target, backend: "openssl", trusted: false, result: .recoverableTrustFailure, chain: [],
+                        findings: [finding], pathsTried: 1),
+            LintVerdict(target: LintTarget.all[5], backend: "openssl", trusted: true, result: .unspecified, chain: [],
+                        findings: [], pathsTried: 1),
+        ]
+        let result = LintResult(
+            presented: [], verdicts: verdicts, issuance: [], date: Date(timeIntervalSince1970: 0), peerName: "x.example",
+            notes: ReportNotes(), skipped: [])
+        let coloured = LintTextRenderer.render(result, colour: true)
+        #expect(coloured.contains("\u{1B}[31m✗\u{1B}[0m") && coloured.contains("\u{1B}[32m✓\u{1B}[0m"))
+        let plain = LintTextRenderer.render(result, colour: false)
+        #expect(!plain.contains("\u{1B}"))
+        #expect(plain.contains("[0] certkit.peer-name  ✗    ·"))
+    }
+
+    @Test("NO_COLOR set to anything but the empty string turns colour off; memory streams are no terminal")
+    func noColour() {
+        let context = CommandContext(
+            stdin: MemorySource(), stdout: MemorySink(), stderr: MemorySink(), registry: .standard,
+            environment: ["NO_COLOR": "1"])
+        #expect(!LintCommand.colourWanted(context))
+        var plain = context
+        plain.environment = [:]
+        #expect(!LintCommand.colourWanted(plain))
     }
 }
