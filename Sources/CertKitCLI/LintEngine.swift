@@ -54,7 +54,9 @@ struct LintEngine: Sendable {
             case .core:
                 let report = coreEvaluator.evaluate(targeted)
                 date = report.verifyDate
-                verdict = Self.coreVerdict(target, report: report)
+                var core = Self.coreVerdict(target, report: report)
+                core.otherPaths = otherPaths(targeted, report: report, target: target)
+                verdict = core
             case .library(let name):
                 let recorder = LintLibraryRecorder(libraryBackends[name]!)
                 let report = TrustEvaluator(
@@ -80,6 +82,44 @@ struct LintEngine: Sendable {
             presented: evaluation.certificates, verdicts: verdictsWithSets,
             issuance: LintIssuanceRules.ruleSet.findings(input), date: date, peerName: peer?.description, notes: notes,
             skipped: evaluation.skippedCertificates)
+    }
+
+    /// True when the report's chain ends at an anchor: its last certificate fails neither MissingIntermediate nor
+    /// AnchorTrusted.
+    static func isAnchored(_ report: TrustReport) -> Bool {
+        report.checks.last.map { $0.isDisjoint(with: [.missingIntermediate, .anchorTrusted]) } ?? false
+    }
+
+    /// The most other paths looked for per target.
+    static let maximumOtherPaths = 4
+
+    /// Other candidate paths: the report holds one path (the first that passes, else the best-ranked failure), so
+    /// each certificate between the leaf and the anchor of that path is left out of the pool in turn and the chain
+    /// judged again; a different path that comes back is one the core's search could have reported too.
+    func otherPaths(_ evaluation: TrustEvaluation, report: TrustReport, target: LintTarget) -> [LintPath] {
+        let chain = report.chain
+        guard chain.count > 1 else { return [] }
+        let anchored = Self.isAnchored(report)
+        let candidates = chain[1..<(anchored ? chain.count - 1 : chain.count)]
+        var seen: [[Certificate]] = [chain]
+        var paths: [LintPath] = []
+        for excluded in candidates {
+            var without = evaluation
+            without.certificates = [evaluation.certificates[0]] + evaluation.certificates.dropFirst().filter { $0 != excluded }
+            without.additionalIntermediates.removeAll { $0 == excluded }
+            guard without.certificates.count + without.additionalIntermediates.count
+                < evaluation.certificates.count + evaluation.additionalIntermediates.count
+            else { continue }  // not from the pool (an anchor, or a certificate the trust settings hold)
+            let other = coreEvaluator.evaluate(without)
+            // Only a complete path (one that ends at an anchor) is another candidate; a path cut short by the
+            // certificate left out is not.
+            guard Self.isAnchored(other), !seen.contains(other.chain) else { continue }
+            seen.append(other.chain)
+            let verdict = Self.coreVerdict(target, report: other)
+            paths.append(LintPath(chain: other.chain, trusted: verdict.trusted, findings: verdict.findings))
+            if paths.count == Self.maximumOtherPaths { break }
+        }
+        return paths
     }
 
     /// A core target's verdict: every rule the report records on every certificate of the chain it built.
@@ -158,8 +198,7 @@ struct LintEngine: Sendable {
         }
         // GnuTLS is asked only about a path that ends at an anchor: when certkit found none, its verifier had
         // nothing to accept, and the column says so (OpenSSL is asked anyway and says it in its own words).
-        let anchored = report.checks.last.map { $0.isDisjoint(with: [.missingIntermediate, .anchorTrusted]) } ?? false
-        if findings.isEmpty, !anchored {
+        if findings.isEmpty, !isAnchored(report) {
             let last = chain.isEmpty ? nil : chain.count - 1
             findings.append(LintFinding(
                 rule: "library.\(LibraryFact.Status.noIssuer.rawValue)", certificateIndex: last, subject: subject(last),

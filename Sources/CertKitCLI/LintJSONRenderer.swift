@@ -57,11 +57,22 @@ enum LintJSONRenderer {
             "trusted": .bool(verdict.trusted),
             "result": .string(verdict.result.description),
             "pathsTried": .int(verdict.pathsTried),
-            "chain": .array(verdict.chain.enumerated().map { index, certificate in
-                .object(["index": .int(index), "subject": .string(certificate.subject.description)])
-            }),
+            "chain": chain(verdict.chain),
             "findings": .array(verdict.findings.map(finding)),
+            "otherPaths": .array(verdict.otherPaths.map { path in
+                .object([
+                    "chain": chain(path.chain),
+                    "trusted": .bool(path.trusted),
+                    "findings": .array(path.findings.map(finding)),
+                ])
+            }),
         ])
+    }
+
+    private static func chain(_ certificates: [Certificate]) -> JSONValue {
+        .array(certificates.enumerated().map { index, certificate in
+            .object(["index": .int(index), "subject": .string(certificate.subject.description)])
+        })
     }
 
     static func finding(_ finding: LintFinding) -> JSONValue {

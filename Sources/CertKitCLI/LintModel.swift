@@ -108,6 +108,16 @@ struct LintVerdict: Sendable {
     var findings: [LintFinding]
     /// How many candidate paths the core tried.
     var pathsTried: Int
+    /// Other candidate paths the core could have judged (each without one certificate of the reported path) and
+    /// what it finds on them; core targets only.
+    var otherPaths: [LintPath] = []
+}
+
+/// A candidate path other than the one a target's report is about, with its verdict and findings.
+struct LintPath: Sendable {
+    var chain: [Certificate]
+    var trusted: Bool
+    var findings: [LintFinding]
 }
 
 /// Everything `certkit lint` says about one chain.

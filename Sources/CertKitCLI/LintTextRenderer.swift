@@ -94,6 +94,29 @@ enum LintTextRenderer {
             lines.append("path (\(path.targets.joined(separator: ", "))): \(chain)")
         }
 
+        // Other candidate paths, once per distinct path, with the rules broken on them.
+        var others: [(path: LintPath, targets: [String])] = []
+        for verdict in result.verdicts {
+            for path in verdict.otherPaths {
+                let rules = Set(path.findings.map(\.rowKey))
+                if let index = others.firstIndex(where: {
+                    $0.path.chain == path.chain && Set($0.path.findings.map(\.rowKey)) == rules
+                }) {
+                    others[index].targets.append(verdict.target.name)
+                } else {
+                    others.append((path, [verdict.target.name]))
+                }
+            }
+        }
+        for other in others {
+            let chain = other.path.chain.enumerated().map { "[\($0.offset)] \($0.element.subject)" }.joined(separator: " ← ")
+            let rules = other.path.findings.map { finding in
+                (finding.certificateIndex.map { "[\($0)] " } ?? "") + finding.rule
+            }
+            lines.append("other path (\(other.targets.joined(separator: ", "))): \(chain)")
+            lines.append("    " + (other.path.trusted ? "\(paint(trustedMark)) trusted" : "\(paint(refusedMark)) " + rules.joined(separator: ", ")))
+        }
+
         lines.append("issuance (CA/B Forum Baseline Requirements; findings about how the certificates were issued, not a client's verdict):")
         if result.issuance.isEmpty { lines.append("  \(paint(trustedMark)) no finding") }
         for finding in result.issuance {

@@ -99,7 +99,11 @@ struct LintTestPKI {
                   days: 1800, serial: 11, digest: "sha1")
         try issue("leaf-five", subject: "/CN=leaf.example", issuer: "int1", section: "leaf-client-only", days: 500,
                   serial: 12, key: "leaf")
+        // The intermediate again, same name and key, signed with SHA-1: a second candidate path.
+        try issue("int-sha1", subject: "/CN=Lint Test Int", issuer: "root", section: "int", days: 1800, serial: 13,
+                  key: "int", digest: "sha1")
         try chain("control.pem", ["leaf", "int"])
+        try chain("two-paths.pem", ["leaf", "int-sha1", "int"])
         try chain("apple-only.pem", ["leaf-826", "int"])
         try chain("webpki-only.pem", ["leaf-cn", "int"])
         try chain("rfc5280-only.pem", ["leaf-ncnc", "int-ncnc"])

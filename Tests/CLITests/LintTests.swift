@@ -173,6 +173,40 @@ struct LintTests {
         try onlyRefusing(["gnutls"], "gnutls-only.pem", rule: "library.signerConstraints")
     }
 
+    @Test("another candidate path is listed with what it breaks: the same intermediate signed with SHA-1")
+    func otherPaths() throws {
+        for backend in Self.backends {
+            let run = try lint("two-paths.pem", ["--backend", backend])
+            #expect(run.code == 0, "\(run.stdout)")
+            let targets = try #require(try run.document["targets"] as? [[String: Any]])
+            for target in targets {
+                let name = target["name"] as? String ?? ""
+                let others = target["otherPaths"] as? [[String: Any]] ?? []
+                if target["mode"] as? String == "library" {
+                    #expect(others.isEmpty)
+                    continue
+                }
+                let other = try #require(others.first, "\(backend) \(name): no other path")
+                #expect(other["trusted"] as? Bool == false)
+                let rules = (other["findings"] as? [[String: Any]] ?? []).map {
+                    "\($0["certificateIndex"] as? Int ?? -1):\($0["rule"] as? String ?? "")"
+                }
+                #expect(rules.contains("1:certkit.tls-sha1"), "\(name): \(rules)")
+                let chain = other["chain"] as? [[String: Any]] ?? []
+                #expect(chain.count == 3)
+            }
+        }
+        let text = try Self.run(["lint", "--anchors", pki.file("root.pem"), "--host", "leaf.example", pki.file("two-paths.pem")])
+        // One line per distinct path and set of broken rules: the web PKI targets name their own rule too.
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        let apple = try #require(lines.firstIndex {
+            $0 == "other path (ios, macos, rfc5280): [0] CN=leaf.example ← [1] CN=Lint Test Int ← [2] CN=Lint Test Root"
+        }, "\(text.stdout)")
+        #expect(lines[apple + 1] == "    ✗ [1] certkit.tls-sha1")
+        let web = try #require(lines.firstIndex { $0.hasPrefix("other path (chrome, firefox): ") })
+        #expect(lines[web + 1] == "    ✗ [1] certkit.tls-sha1, [1] webpki.signature-digest")
+    }
+
     @Test("--targets chooses the columns; exit 0 when every requested target trusts")
     func targetsOption() throws {
         let run = try lint("apple-only.pem", ["--targets", "chrome,rfc5280,gnutls"])
@@ -208,6 +242,7 @@ struct LintTests {
         for target in targets {
             #expect(Set(target.keys) == [
                 "name", "profile", "ruleSets", "mode", "backend", "trusted", "result", "pathsTried", "chain", "findings",
+                "otherPaths",
             ])
             for finding in target["findings"] as? [[String: Any]] ?? [] {
                 #expect(Set(finding.keys) == ["rule", "certificateIndex", "subject", "check", "detail", "hint"])
@@ -225,7 +260,8 @@ struct LintTests {
         let table = docs[section...].prefix(4_000)
         for key in ["allTrusted", "anchorSources", "chain", "host", "issuance", "schemaVersion", "targets", "verifyDate",
                     "skippedCertificates", "name", "profile", "ruleSets", "mode", "backend", "trusted", "result",
-                    "pathsTried", "findings", "rule", "certificateIndex", "subject", "check", "detail", "hint", "id"] {
+                    "pathsTried", "findings", "otherPaths", "rule", "certificateIndex", "subject", "check", "detail", "hint",
+                    "id"] {
             #expect(table.contains("`\(key)`"), "Docs/CLI.md does not list \(key)")
         }
     }
