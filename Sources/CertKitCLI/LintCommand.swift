@@ -22,7 +22,14 @@ enum LintCommand: Command {
     ]
 
     static let options: [OptionSpec] =
-        EvaluateCommand.evaluationOptions.filter { sharedOptionNames.contains($0.name) }
+        EvaluateCommand.evaluationOptions.filter { sharedOptionNames.contains($0.name) }.map { spec in
+            // The SSL server policy checks one name: lint words --host and --ip for it.
+            switch spec.name {
+            case "host": .value("host", "NAME", "the server's DNS name or IP literal every target checks")
+            case "ip": .value("ip", "ADDR", "the server's IP address every target checks")
+            default: spec
+            }
+        }
         + lintOptions
         + [
             .value("backend", BackendRegistry.choices,
@@ -45,6 +52,8 @@ enum LintCommand: Command {
             """,
         options: options,
         details: """
+            targets: \(LintTarget.all.map { "\($0.name): \($0.summary)" }.joined(separator: "; ")).
+
             The table is coloured on a terminal unless NO_COLOR is set. Rules and issuance findings: Docs/Profiles.md.
 
             exit codes: 0 every requested target trusts the chain, 10 some target refuses it, 1 input error,

@@ -67,26 +67,26 @@ struct LintTarget: Sendable {
     var profile: TrustProfile
     var ruleSets: [LintRuleSet]
     var mode: Mode
-    /// One line for `--help` and the docs.
+    /// A few words for `lint --help`.
     var summary: String
 
     /// Every target, in column order. Today ios and macos apply the same (apple) rules, and so do chrome and
     /// firefox (webpki): their columns differ once a target gains a rule set of its own.
     static let all: [LintTarget] = [
         LintTarget(name: "ios", profile: .apple, ruleSets: [], mode: .core,
-                   summary: "Apple iOS (trustd: the apple profile)"),
+                   summary: "Apple iOS, the apple profile as trustd applies it"),
         LintTarget(name: "macos", profile: .apple, ruleSets: [], mode: .core,
-                   summary: "Apple macOS (trustd: the apple profile)"),
+                   summary: "Apple macOS, the apple profile as trustd applies it"),
         LintTarget(name: "chrome", profile: .webpki, ruleSets: [], mode: .core,
-                   summary: "Chrome (the webpki profile)"),
+                   summary: "Chrome, the webpki profile"),
         LintTarget(name: "firefox", profile: .webpki, ruleSets: [], mode: .core,
-                   summary: "Firefox (the webpki profile)"),
+                   summary: "Firefox, the webpki profile"),
         LintTarget(name: "rfc5280", profile: .rfc5280, ruleSets: [], mode: .core,
-                   summary: "RFC 5280 as written (the rfc5280 profile)"),
+                   summary: "RFC 5280 as written, the rfc5280 profile"),
         LintTarget(name: "openssl", profile: .rfc5280, ruleSets: [], mode: .library("openssl"),
-                   summary: "OpenSSL's X509_verify_cert on the path certkit builds"),
+                   summary: "OpenSSL's own verifier on the path certkit builds"),
         LintTarget(name: "gnutls", profile: .rfc5280, ruleSets: [], mode: .library("gnutls"),
-                   summary: "GnuTLS's gnutls_x509_trust_list_verify_crt2 on the path certkit builds"),
+                   summary: "GnuTLS's own verifier on the path certkit builds"),
     ]
 
     /// The target names, in column order.
