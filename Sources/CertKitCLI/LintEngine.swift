@@ -76,7 +76,11 @@ struct LintEngine: Sendable {
             targetInput.built = verdictsWithSets[index].chain
             let extra = target.ruleSets.flatMap { $0.findings(targetInput) }
             verdictsWithSets[index].findings += extra
-            if !extra.isEmpty { verdictsWithSets[index].trusted = false }
+            if !extra.isEmpty, verdictsWithSets[index].trusted {
+                // A rule set of the target refuses what the core accepted.
+                verdictsWithSets[index].trusted = false
+                verdictsWithSets[index].result = .recoverableTrustFailure
+            }
         }
         return LintResult(
             presented: evaluation.certificates, verdicts: verdictsWithSets,

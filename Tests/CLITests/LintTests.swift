@@ -426,3 +426,33 @@ struct LintColourTests {
         #expect(!LintCommand.colourWanted(plain))
     }
 }
+
+/// A target is data: a rule set added to a row of the table refuses what the core accepted, and names its rule.
+@Suite("lint targets as data")
+struct LintTargetDataTests {
+    @Test("an extra rule set's findings join the target's column and refuse the chain")
+    func extraRuleSet() throws {
+        let ruleSet = LintRuleSet(name: "example") { input in
+            [LintFinding(rule: "example.always", certificateIndex: 0, subject: input.built?.first?.subject.description ?? "",
+                         detail: "built \(input.built?.count ?? 0)")]
+        }
+        let plain = LintTarget(name: "plain", profile: .webpki, ruleSets: [], mode: .core, summary: "no rule set")
+        var extra = plain
+        extra.name = "extra"
+        extra.ruleSets = [ruleSet]
+        let engine = try LintEngine(
+            targets: [plain, extra], coreBackend: "openssl", registry: .standard, network: nil, command: "lint")
+        let chain = try sampleCertificates("server-chain.pem")
+        let evaluation = TrustEvaluation(
+            certificates: chain, policies: [.sslServer(host: "localhost")], anchors: try sampleCertificates("root-ca.pem"),
+            verifyDate: DateText.parse("2030-06-01"))
+        let result = engine.lint(evaluation, notes: ReportNotes())
+        #expect(result.verdicts[0].trusted && result.verdicts[0].findings.isEmpty)
+        #expect(!result.verdicts[1].trusted && result.verdicts[1].result == .recoverableTrustFailure)
+        #expect(result.verdicts[1].findings.map(\.rule) == ["example.always"])
+        #expect(result.verdicts[1].findings.first?.detail == "built 3")
+        #expect(LintCommand.exitCode(result) == .recoverableTrustFailure)
+        let document = LintJSONRenderer.document(result).compact
+        #expect(document.contains("\"ruleSets\":[\"example\"]"))
+    }
+}
