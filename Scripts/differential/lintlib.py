@@ -29,11 +29,29 @@ def explanation(column, reference, library, case):
     if library == "openssl" and column["ok"] and "error 20 at" in reference["detail"]:
         return ("path-given: the audit mode makes OpenSSL follow certkit's path (VerificationRecorder.checkIssued), so "
                 "X509_check_issued, which refuses a subject whose extensions OpenSSL finds invalid, is not asked")
+    if (library == "openssl" and column["ok"] and any("error %d at 0 depth" % code in reference["detail"] for code in (47, 48, 49))
+            and not _has_dns_san(case.presented_ders()[0])):
+        return ("cn-not-constrained: the audit mode runs OpenSSL with X509_CHECK_FLAG_NEVER_CHECK_SUBJECT, so name "
+                "constraints never reach a leaf's commonName (webpki.name-constraints-cn is the core's rule)")
     if library == "gnutls" and column["ok"] and case.presented_ders()[0] in case.anchor_ders():
         return "anchor-is-leaf: GnuTLS is asked for no path verdict on a leaf that is itself an anchor (trusted as given)"
     if library == "gnutls" and column["ok"] and "unknown critical extension" in reference["detail"]:
         return "unknown-critical: the audit mode runs GnuTLS with GNUTLS_VERIFY_IGNORE_UNKNOWN_CRIT_EXTENSIONS (certkit.critical-extensions decides)"
     return None
+
+
+def _has_dns_san(leaf_der):
+    """True when the leaf has a dNSName subjectAltName (or cannot be read: then no explanation is given)."""
+    try:
+        from cryptography import x509
+
+        names = x509.load_der_x509_certificate(leaf_der).extensions.get_extension_for_class(
+            x509.SubjectAlternativeName).value
+        return bool(names.get_values_for_type(x509.DNSName))
+    except x509.ExtensionNotFound:
+        return False
+    except Exception:
+        return True
 
 
 def lint_cmd(binary, d, case, rel=False):
