@@ -18,6 +18,7 @@ sys.path.insert(0, HERE)
 
 import classify  # noqa: E402
 import keys  # noqa: E402
+import lintlib  # noqa: E402
 import mutations  # noqa: E402
 import pki  # noqa: E402
 import refs  # noqa: E402
@@ -83,6 +84,71 @@ def run_case(index, skip=None):
         rec["files"] = {f: open(os.path.join(d, f), "rb").read().decode() for f in os.listdir(d)}
         rec["reproducer"] = refs.reproducer(opts["certkit"], case, opts["profile"], audit=opts["audit"])
     return rec
+
+
+def run_lint_case(index):
+    """--lint-libraries: one case's lint columns against openssl verify and certtool --verify (lintlib.py)."""
+    opts = _worker["opts"]
+    d = _worker["dir"]
+    try:
+        case = make_case(opts["seed"], index)
+    except Exception as e:  # a mutation the encoder or signer cannot produce
+        return {"index": index, "category": "generator-error", "detail": "%s: %s" % (type(e).__name__, e), "tags": []}
+    for f in os.listdir(d):
+        os.unlink(os.path.join(d, f))
+    refs.write_case(case, d)
+    rec = lintlib.run_case(opts["certkit"], d, case)
+    rec.update({"index": index, "tags": case.mutations, "seed_pki": case.seed_name})
+    if rec["category"] in lintlib.SAVED:
+        rec["files"] = {f: open(os.path.join(d, f), "rb").read().decode() for f in os.listdir(d)}
+        rec["reproducer"] = lintlib.reproducer(opts["certkit"], case)
+    return rec
+
+
+def lint_libraries(a, opts, indices, out):
+    """The --lint-libraries run: counts per category, differences saved (10 per mutation group), exit 1 on any."""
+    counts = collections.Counter()
+    groups = collections.defaultdict(collections.Counter)
+    saved = collections.Counter()
+    t0 = time.time()
+    with open(os.path.join(out, "lint-differences.ndjson"), "w") as log:
+        for rec in run_all(run_lint_case, indices, a.jobs, opts):
+            cat = rec["category"]
+            counts[cat] += 1
+            for reason in rec.get("reasons", {}).values():
+                counts["explained: " + reason.split(":")[0]] += 1
+            if cat in lintlib.SAVED or cat == "generator-error":
+                key = group_key(rec)
+                groups[cat][key] += 1
+                files = rec.pop("files", None)
+                repro = rec.pop("reproducer", [])
+                if files and saved[(cat, key)] < SAVE_PER_GROUP:
+                    saved[(cat, key)] += 1
+                    fd = os.path.join(out, cat, "case-%d" % rec["index"])
+                    os.makedirs(fd, exist_ok=True)
+                    for name, text in files.items():
+                        with open(os.path.join(fd, name), "w") as f:
+                            f.write(text)
+                    with open(os.path.join(fd, "reproduce.sh"), "w") as f:
+                        f.write("#!/bin/sh\n# %s\ncd \"$(dirname \"$0\")\"\n%s\n" % (key, "\n".join(repro)))
+                    rec["dir"] = fd
+                log.write(json.dumps(rec, sort_keys=True) + "\n")
+    elapsed = time.time() - t0
+    compared = sum(counts[c] for c in ("lint-agree", "lint-explained", "lint-openssl-differs", "lint-gnutls-differs",
+                                       "lint-both-differ"))
+    summary = {"seed": a.seed, "cases": len(indices), "compared": compared, "seconds": round(elapsed, 1),
+               "counts": dict(counts), "groups": {k: dict(v.most_common()) for k, v in groups.items()}}
+    with open(os.path.join(out, "lint-summary.json"), "w") as f:
+        json.dump(summary, f, indent=1, sort_keys=True)
+    for cat in lintlib.DIFFERENCES + ["generator-error"]:
+        if groups.get(cat):
+            print("%s by mutation:" % cat, file=sys.stderr)
+            for g, n in groups[cat].most_common(40):
+                print("  %6d  %s" % (n, g), file=sys.stderr)
+    print("differential --lint-libraries: seed %d: %d cases, %d compared in %.0fs: %s; out %s" % (
+        a.seed, len(indices), compared, elapsed,
+        ", ".join("%s %d" % (c, n) for c, n in sorted(counts.items())), out))
+    return 1 if sum(counts[c] for c in lintlib.DIFFERENCES) else 0
 
 
 def _run_ablation(job):
@@ -188,6 +254,9 @@ def main():
     ap.add_argument("--no-ablation", action="store_true",
                     help="skip re-running explained cases without each of their mutations")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--lint-libraries", action="store_true",
+                    help="compare the openssl and gnutls columns of certkit lint with openssl verify and certtool --verify "
+                         "(the audit mode's settings: no host, no purpose, no security level); exit 1 on a difference")
     ap.add_argument("--reclassify", metavar="DIR", help="re-apply the classifier to DIR/findings.ndjson of an earlier run")
     a = ap.parse_args()
     if a.reclassify:
@@ -209,6 +278,8 @@ def main():
           % (a.seed, len(indices), a.jobs, a.profile or "default", "audit" if a.audit else "default", certkit, out),
           file=sys.stderr, flush=True)
     keys.warm()
+    if a.lint_libraries:
+        return lint_libraries(a, opts, indices, out)
     if not a.no_baseline and not baseline(certkit, a.profile):
         return 2
 

@@ -12,7 +12,7 @@ public enum CertKitCommand {
     public static let version = "0.1.0"
 
     static var commands: [any Command.Type] {
-        [ConvertCommand.self, InspectCommand.self, EvaluateCommand.self, ConnectCommand.self, TrustCommand.self]
+        [ConvertCommand.self, InspectCommand.self, EvaluateCommand.self, LintCommand.self, ConnectCommand.self, TrustCommand.self]
     }
 
     /// The tool's help.

@@ -23,7 +23,8 @@ enum ConnectCommand: Command {
         .value("identity", "FILE.p12", "present this PKCS#12 client identity when the server requests a certificate"),
         .value("cert", "FILE", "present this client certificate (PEM, leaf first, then intermediates) with --key"),
         .value("key", "FILE", "the private key of --cert (PEM or DER; encrypted keys need a password option)"),
-    ] + IdentityInput.passwordOptions
+        .flag("lint", "lint the chain the server sent instead of evaluating it: every target's verdict and every broken rule, as 'certkit lint'"),
+    ] + LintCommand.lintOptions + IdentityInput.passwordOptions
 
     static let options = connectOptions + EvaluateCommand.evaluationOptions
 
@@ -43,7 +44,8 @@ enum ConnectCommand: Command {
         options: options,
         details: """
             exit codes: 0 trusted (unspecified, proceed), 10 recoverableTrustFailure, 11 fatalTrustFailure,
-            12 deny, 13 otherError, 1 input or connection error, 2 usage error, 3 backends disagree (--backend both)
+            12 deny, 13 otherError, 1 input or connection error, 2 usage error, 3 backends disagree (--backend both);
+            with --lint: 0 every target trusts the chain, 10 some target refuses it
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CLIError) -> ExitCode {
@@ -65,7 +67,19 @@ enum ConnectCommand: Command {
         if json, arguments.has("show-chain") {
             throw .usage("--show-chain prints text; with --json use --save-chain FILE", command: name)
         }
-        let options = try evaluateOptions(arguments, target: target, context: context)
+        let lint = arguments.has("lint")
+        if !lint, arguments.value("targets") != nil { throw .usage("--targets needs --lint", command: name) }
+        var evaluationArguments = arguments
+        if lint {
+            // lint judges the chain under the SSL server policy, the profile set by each target.
+            if arguments.value("policy") != nil || arguments.value("profile") != nil {
+                throw .usage("--lint judges every target under the SSL server policy; no --policy or --profile", command: name)
+            }
+            evaluationArguments.values["policy"] = [PolicyName.sslServer.rawValue]
+        }
+        let options = try evaluateOptions(evaluationArguments, target: target, context: context)
+        let engine = lint
+            ? try LintCommand.engine(arguments, options: options, context: context, command: name) : nil
         let made = try options.makeEvaluationAndSources(certificates: [], context: context)
         var evaluation = made.evaluation
         let sources = made.anchorSources
@@ -112,9 +126,11 @@ enum ConnectCommand: Command {
                 context.stderr.write("certkit: \(target): the stapled OCSP response is not used: \(error.message)\n")
             }
         }
-        return try EvaluateCommand.report(
-            evaluation, options: options, notes: options.notes(anchorSources: sources, stapled: stapledResponses),
-            context: context)
+        let notes = options.notes(anchorSources: sources, stapled: stapledResponses)
+        if let engine {
+            return LintCommand.report(engine.lint(evaluation, notes: notes), json: json, context: context)
+        }
+        return try EvaluateCommand.report(evaluation, options: options, notes: notes, context: context)
     }
 
     /// The evaluate options for this connection: the SSL policy checks the `--servername` (what was asked for, as

@@ -31,6 +31,9 @@ public final class FileHandleSink: ByteSink {
         try? handle.write(contentsOf: Data(bytes))
     }
 
+    /// True when this sink writes to a terminal (lint colours its table only then).
+    var isTerminal: Bool { isatty(handle.fileDescriptor) == 1 }
+
     /// The width of the terminal this sink writes to, or nil when it is not a terminal.
     var terminalColumns: Int? {
         let descriptor = handle.fileDescriptor

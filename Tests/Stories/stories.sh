@@ -2,9 +2,9 @@
 # The newcomer stories of the README and Docs/CLI.md, run end to end with the built certkit binary against real
 # servers on 127.0.0.1 only: a private CA (evaluate, the system roots, the trust store), a self-signed server and a
 # private CA's server (openssl s_server, connect), mutual TLS (a PKCS#12 client identity), AIA (a python http.server
-# serving the intermediate, --network), revocation (a CRL file, an OCSP response file, an openssl ocsp responder) and
-# a 1,000-line batch. Each step asserts its exit code and the output lines a user reads. Every server started is
-# stopped on exit, by its process id. Usage: Tests/Stories/stories.sh [--certkit PATH] (default: the debug build).
+# serving the intermediate, --network), revocation (a CRL file, an OCSP response file, an openssl ocsp responder),
+# lint (every client's verdict on one chain) and a 1,000-line batch. Each step asserts its exit code and the output
+# lines a user reads. Every server started is stopped on exit, by its process id. Usage: Tests/Stories/stories.sh [--certkit PATH] (default: the debug build).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 certkit=""
@@ -163,6 +163,23 @@ has "  anchors: system roots (root.pem, 1 certificate)"
 step "private CA server: another --servername fails, naming it" 10 -- connect "127.0.0.1:$server_port" --anchors root.pem \
     --servername other.internal --tls gnutls
 has 'the name checked, "other.internal", is from --servername'
+
+# ---- Lint: every client's verdict at once, every broken rule with its fix ------------------------------------------
+step "lint: the private CA's chain, judged for every client" 0 -- lint --anchors root.pem --host app.internal chain.pem
+has "ios  macos  chrome  firefox  rfc5280  openssl  gnutls"
+has "(no rule broken for any target)"
+has "issuance (CA/B Forum Baseline Requirements"
+step "lint: the server sent only its leaf: the missing intermediate, where it is, and the fix" 10 -- \
+    lint --anchors root.pem --host app.internal server.pem
+has "[0] certkit.missing-intermediate"
+has "names its issuer at http://127.0.0.1:$http_port/int.der"
+has "fix: add the intermediate to the chain the server sends"
+step "lint: a wrong host is refused by every client, not by the libraries' own verifiers" 10 -- \
+    lint --anchors root.pem --host www.example --targets chrome,openssl chain.pem
+has "[0] certkit.peer-name"
+step "lint: connect --lint judges what the server sent" 0 -- \
+    connect "127.0.0.1:$server_port" --servername app.internal --anchors root.pem --lint --json
+has '"allTrusted": true'
 
 # ---- Mutual TLS: a server that requires a client certificate of the client CA --------------------------------------
 quiet openssl pkcs12 -export -in client.pem -inkey client.key -certfile clientca.pem -passout pass:story -out client.p12
