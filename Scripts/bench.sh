@@ -11,8 +11,11 @@
 # `--only connection`: per-connection cost (fresh, warm, 2 threads; RSA, ECDSA, wide pool; both backends) against
 # the signature floor, raw C and pyca/cryptography; `--only bundle`: bundle decode against pyca, 5 runs.
 # For a profiler: `certkit-benchmarks --profile WORKLOAD BACKEND fresh|warm core|audit COUNT` runs one connection case
-# in a loop, `--profile-bundle COUNT` the bundle decode (e.g. under `valgrind --tool=callgrind`, which needs the release
-# binary's debug info stripped: `objcopy --strip-debug`).
+# in a loop, `--profile-bundle COUNT` the bundle decode, `--profile-batch library|cli COUNT [ROUNDS]` the batch
+# benchmark's fresh chains through the library or `--batch --jobs 1` (e.g. under `valgrind --tool=callgrind`, which
+# needs the release binary's debug info stripped: `objcopy --strip-debug`). `--workload NAME` (valid-chain-rsa,
+# valid-chain-ec, wide-pool) limits the per-workload groups to one workload, e.g. `--only connection --workload
+# valid-chain-rsa`.
 # pyca/cryptography: when the system python3 cannot `import cryptography.x509.verification`, a venv is created in
 # .build/bench-venv (pip from PyPI); without either, the pyca columns are left out.
 set -euo pipefail

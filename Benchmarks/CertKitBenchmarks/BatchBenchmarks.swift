@@ -254,3 +254,66 @@ final class CountingSink: ByteSink, @unchecked Sendable {
 
     func write(_ bytes: [UInt8]) { lines += bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
 }
+
+/// `--profile-batch library|cli COUNT [ROUNDS]`: the batch benchmark's fresh chains (COUNT good lines), evaluated
+/// ROUNDS times by the library alone (parse + evaluate, as the "certkit library" row) or by `--batch --jobs 1` (as
+/// the "certkit --batch --jobs 1" row), nothing else timed, for a profiler; prints the CPU time per chain.
+enum BatchProfileLoop {
+    static func run(mode: String, count: Int, rounds: Int) -> Never {
+        let pki = BatchPKI()
+        let corpus = BatchCorpus(pki: pki)
+        var lines: [String] = [], ders: [[[UInt8]]] = [], hosts: [String] = []
+        for index in 0..<count {
+            let (json, chain) = corpus.line(index, .good)
+            lines.append(json)
+            ders.append(chain)
+            hosts.append("leaf-\(index).example")
+        }
+        let anchor: [Certificate]
+        do { anchor = [try Certificate(derEncoded: pki.rootA)] } catch { fail("root: \(error)") }
+        let body: () -> Int
+        switch mode {
+        case "library":
+            let evaluator = TrustEvaluator(backend: BackendKind.openssl.make(handleCache: true), configuration: .uncached)
+            body = {
+                var trusted = 0
+                for index in 0..<count {
+                    let certificates = ders[index].map { der -> Certificate in
+                        do { return try Certificate(derEncoded: der) } catch { fail("parse: \(error)") }
+                    }
+                    if evaluator.evaluate(TrustEvaluation(
+                        certificates: certificates, policies: [.sslServer(host: hosts[index])], anchors: anchor,
+                        verifyDate: BatchCorpus.date)).isTrusted { trusted += 1 }
+                }
+                return trusted
+            }
+        case "cli":
+            let input = Array((lines.joined(separator: "\n") + "\n").utf8)
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("certkit-batch-profile-\(getpid())").path
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let anchors = "\(directory)/anchors.pem"
+            _ = FileManager.default.createFile(atPath: anchors, contents: Data(PEM.encode(pki.rootA).utf8))
+            body = {
+                let sink = MemorySink()
+                _ = CertKitCommand.run(
+                    arguments: ["evaluate", "--anchors", anchors, "--at", "2030-06-01", "--batch", "-", "--jobs", "1"],
+                    stdin: MemorySource(input), stdout: sink, stderr: CountingSink())
+                return sink.text.split(separator: "\n").filter { $0.contains(#""trusted":true"#) }.count
+            }
+        default:
+            fail("--profile-batch library|cli COUNT [ROUNDS]")
+        }
+        var trusted = 0
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let start = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e6
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+        for _ in 0..<max(1, rounds) { trusted += body() }
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let end = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e6
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+        emit(String(format: "%d of %d trusted; %.1f µs CPU per chain", trusted, count * max(1, rounds),
+                    (end - start) / Double(count * max(1, rounds))))
+        exit(0)
+    }
+}

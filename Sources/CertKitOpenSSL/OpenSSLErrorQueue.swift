@@ -6,9 +6,10 @@ internal import COpenSSL
 /// Every entry point of the backend empties the queue before it starts and after a failing call, so no message
 /// from one call can show up in the error of a later one on the same thread.
 enum OpenSSLErrorQueue {
-    /// Empties the queue.
+    /// Empties the queue. An empty queue is left alone: `ERR_clear_error` resets every one of the queue's slots
+    /// (hundreds of instructions, several times per verification), `ERR_peek_error` only looks at its ends.
     static func clear() {
-        ERR_clear_error()
+        if ERR_peek_error() != 0 { ERR_clear_error() }
     }
 
     /// Drains the queue into a ``BackendError`` that starts with `context` and carries OpenSSL's reasons

@@ -5,8 +5,9 @@ import CertKitTestSupport
 import Testing
 
 /// A report's fingerprints come from the backend's library before the report is returned: each certificate's
-/// SHA-256, computed once per evaluation (the leaf's reused when exceptions needed it); reading, copying, comparing
-/// or hashing the report calls no library; an exception still binds to the leaf's digest.
+/// SHA-256, computed once per evaluation (the leaf's reused when exceptions needed it) and kept with the certificate
+/// object for the evaluator that computed it; reading, copying, comparing or hashing the report calls no library; an
+/// exception still binds to the leaf's digest.
 @Suite struct ReportFingerprintTests {
     static let chain = try! ConcurrencyFixtures.certificates("valid-chain-rsa/chain.pem")
     static let root = try! ConcurrencyFixtures.certificates("valid-chain-rsa/root-rsa.pem")
@@ -31,6 +32,43 @@ import Testing
             #expect(copy == report)
             #expect(Set([copy, report]).count == 1)
             #expect(backend.calls(to: .digest) == 3, "\(real.name): nothing more after the report is returned")
+        }
+    }
+
+    @Test("an evaluator digests a certificate object once: the shared anchor and intermediate again cost nothing, a new leaf its own digest, another evaluator all of them")
+    func fingerprintsKeptWithTheCertificate() throws {
+        for real in [OpenSSLBackend(certificateCacheCapacity: 0), GnuTLSBackend(certificateCacheCapacity: 0)] as [any TrustBackend] {
+            // Certificate objects of this test's own (the suite's are shared with tests that run at the same time).
+            let decode = { (certificates: [Certificate]) in try certificates.map { try Certificate(derEncoded: $0.derEncoded) } }
+            let chain = try decode(Self.chain), root = try decode(Self.root)
+            func evaluation(_ certificates: [Certificate]) -> TrustEvaluation {
+                TrustEvaluation(
+                    certificates: certificates, policies: [.sslServer(host: "leaf.example")], anchors: root,
+                    verifyDate: ConcurrencyFixtures.verifyDate)
+            }
+            let backend = ForwardingBackend(real)
+            let evaluator = TrustEvaluator(backend: backend)
+            let first = evaluator.evaluate(evaluation(chain))
+            #expect(first.isTrusted && first.chain.count == 3, "\(real.name)")
+            #expect(backend.calls(to: .digest) == 3, "\(real.name)")
+            // The same certificate objects again: the fingerprints are kept with them.
+            let again = evaluator.evaluate(evaluation(chain))
+            #expect(backend.calls(to: .digest) == 3, "\(real.name): nothing digested again")
+            #expect(again.fingerprints == first.fingerprints && first.fingerprints.count == 3, "\(real.name)")
+            let expected = try first.chain.map { try real.digest(.sha256, of: $0.derEncoded) }
+            #expect(first.fingerprints == expected, "\(real.name)")
+            // A new leaf object (the same DER, decoded again) with the shared intermediate and anchor: one digest.
+            let third = evaluator.evaluate(evaluation(try decode([chain[0]]) + chain.dropFirst()))
+            #expect(backend.calls(to: .digest) == 4, "\(real.name): the new leaf object only")
+            #expect(third.fingerprints == expected, "\(real.name)")
+            // Another evaluator (whose backend could digest otherwise) digests every certificate itself.
+            let other = ForwardingBackend(
+                real, overrides: .init(digest: { _, _, _ throws(BackendError) in [UInt8](repeating: 9, count: 32) }))
+            let overridden = TrustEvaluator(backend: other).evaluate(evaluation(chain))
+            #expect(other.calls(to: .digest) == 3, "\(real.name)")
+            #expect(overridden.fingerprints == Array(repeating: [UInt8](repeating: 9, count: 32), count: 3), "\(real.name)")
+            #expect(evaluator.evaluate(evaluation(chain)).fingerprints == expected, "\(real.name)")
+            #expect(backend.calls(to: .digest) == 4, "\(real.name)")
         }
     }
 

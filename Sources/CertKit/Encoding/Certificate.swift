@@ -32,6 +32,9 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
         let tbsSignatureAlgorithmMatches: Bool
         /// The hash of the whole DER with the process's random seed, computed on first use (0: not yet).
         private let derHash = Atomic<Int>(0)
+        /// The first SHA-256 fingerprint an evaluator's backend computed for this certificate, with that evaluator's
+        /// token: what ``Certificate/fingerprint(for:compute:)`` gives the same evaluator again.
+        let keptFingerprint = PublishedReference<KeptFingerprint>()
 
         /// Every byte of the DER, hashed once per certificate: a set of certificates cannot be made slow by
         /// encodings that agree on some bytes, and later hashing costs one integer.
@@ -146,6 +149,22 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     /// ``hash(into:)`` combines): a key that holds the DER can hash this one integer instead of every byte.
     var hashOfDER: Int { storage.hashOfDER }
 
+    /// The SHA-256 of the DER that `owner`'s evaluator computes with `compute` (its backend's library). The first
+    /// evaluator to compute one for this certificate object keeps it with the certificate, so a certificate object
+    /// that many of its evaluations share (an anchor, a batch's intermediates) is digested once; any other owner,
+    /// or another certificate object with the same DER, computes every time. A failure is not kept.
+    func fingerprint(
+        for owner: FingerprintOwner, compute: ([UInt8]) throws(BackendError) -> [UInt8]
+    ) throws(BackendError) -> [UInt8] {
+        if let kept = storage.keptFingerprint.load() {
+            if kept.owner === owner { return kept.digest }
+            return try compute(storage.derEncoded)
+        }
+        let digest = try compute(storage.derEncoded)
+        _ = storage.keptFingerprint.storeIfNil(KeptFingerprint(owner: owner, digest: digest))
+        return digest
+    }
+
     /// True when the subject is `name`, byte for byte (no copy of the subject is made).
     func hasSubject(exactly name: DistinguishedName) -> Bool { storage.subject.derEncoded == name.derEncoded }
 
@@ -166,3 +185,19 @@ public struct Certificate: Sendable, Hashable, CustomStringConvertible {
     /// True when `date` lies within `notBefore ... notAfter`.
     public func isValid(at date: Date) -> Bool { notBefore <= date && date <= notAfter }
 }
+
+/// The identity of one evaluator for the fingerprints kept with certificates (``Certificate/fingerprint(for:compute:)``):
+/// an object, held by what it keeps, so that no other evaluator (whose backend may digest otherwise) is taken for it.
+final class FingerprintOwner: Sendable {}
+
+/// A fingerprint kept with a certificate and the evaluator that computed it.
+final class KeptFingerprint: Sendable {
+    let owner: FingerprintOwner
+    let digest: [UInt8]
+
+    init(owner: FingerprintOwner, digest: [UInt8]) {
+        self.owner = owner
+        self.digest = digest
+    }
+}
+

@@ -8,6 +8,8 @@ struct ReportAssembler {
     let policies: [TrustPolicy]
     let date: Date
     let backend: any TrustBackend
+    /// The evaluator's token for the fingerprints kept with certificates.
+    let fingerprintOwner: FingerprintOwner
 
     /// The report of `attempt` after `tried` paths. `alwaysTrusted`: the settings grant proceed to every policy;
     /// `policyTrusted`, per policy, whether they grant it to that one (nil: as `alwaysTrusted`).
@@ -17,7 +19,7 @@ struct ReportAssembler {
         let chain = attempt.path.certificates
         // The leaf digest exceptions are bound to comes from the backend's library, only when exceptions may apply.
         let leafSHA256 = evaluation.exceptions == nil ? nil : try chain.first.map { leaf throws(BackendError) in
-            try backend.digest(.sha256, of: leaf.derEncoded)
+            try fingerprint(of: leaf)
         }
         let perPolicy = policies.indices.map {
             outcome(
@@ -74,11 +76,17 @@ struct ReportAssembler {
         do throws(BackendError) {
             return try chain.indices.map { index throws(BackendError) in
                 if index == 0, let leafSHA256 { return leafSHA256 }
-                return try backend.digest(.sha256, of: chain[index].derEncoded)
+                return try fingerprint(of: chain[index])
             }
         } catch {
             return []
         }
+    }
+
+    /// The SHA-256 of `certificate` by the backend's library, once per certificate object for this evaluator (an
+    /// anchor or a shared intermediate is not digested again on every evaluation).
+    private func fingerprint(of certificate: Certificate) throws(BackendError) -> [UInt8] {
+        try certificate.fingerprint(for: fingerprintOwner) { der throws(BackendError) in try backend.digest(.sha256, of: der) }
     }
 
     /// What the message of a primary failure adds from the notes: the budget exceeded, or the library's reasons.

@@ -19,6 +19,8 @@ public final class TrustEvaluator: Sendable {
     private let anchorContexts: AnchorContextCache
     private let resultCache: ResultCache?
     private let verifiedSignatures: VerifiedSignatureCache
+    /// This evaluator's token for the fingerprints its backend computed, kept with the certificates.
+    private let fingerprintOwner = FingerprintOwner()
     /// The system roots used when an evaluation's `anchorsOnly` is false.
     private let systemAnchors: @Sendable () -> [Certificate]
     /// The network, for evaluations that allow fetching; nil: never fetch.
@@ -138,7 +140,8 @@ public final class TrustEvaluator: Sendable {
                 let refused = PathAttempt(
                     path: CandidatePath(certificates: [leaf], endsAtAnchor: false), common: common,
                     perPolicy: policies.map { _ in PathFindings(count: 1) }, notes: [excess])
-                return try ReportAssembler(evaluation: evaluation, policies: policies, date: date, backend: backend)
+                return try ReportAssembler(
+                    evaluation: evaluation, policies: policies, date: date, backend: backend, fingerprintOwner: fingerprintOwner)
                     .report(refused, tried: 0, alwaysTrusted: false)
             }
             return try evaluate(evaluation, leaf: leaf, policies: policies, date: date)
@@ -166,7 +169,8 @@ public final class TrustEvaluator: Sendable {
             evaluation: evaluation, policies: policies, date: date, settings: settings, anchorContext: anchorContext,
             backend: backend, limits: limits, libraryAudit: configuration.libraryAudit,
             verifiedSignatures: verifiedSignatures, systemAnchors: systemAnchors)
-        let assembler = ReportAssembler(evaluation: evaluation, policies: policies, date: date, backend: backend)
+        let assembler = ReportAssembler(
+            evaluation: evaluation, policies: policies, date: date, backend: backend, fingerprintOwner: fingerprintOwner)
         var buildLimits = limits
         // maxDepth counts intermediates; the builder's limit counts certificates (leaf and anchor included).
         buildLimits.maxDepth = max(limits.maxDepth, evaluation.maxDepth + 2)
