@@ -80,8 +80,9 @@ public enum TrustPolicy: Sendable, Hashable, CustomStringConvertible {
 /// Which rule set (verification profile) an evaluation applies. Every rule lives once in the core
 /// (`TrustRules`) and says which profiles enforce it; Docs/Profiles.md has the table.
 public enum TrustProfile: String, Sendable, Hashable, CaseIterable {
-    /// Apple's trustd: path validation plus Apple's own rules (serverAuth EKU and the 825-day limit for TLS
-    /// server leaves issued on or after 2019-07-01, NonEmptySubject, PolicyConstraints, UnparseableExtension).
+    /// Apple's trustd: path validation plus Apple's own rules (serverAuth EKU for TLS server leaves issued on or
+    /// after 2019-07-01, trustd's validity-period maximums by the anchor's origin, NonEmptySubject,
+    /// PolicyConstraints, UnparseableExtension).
     /// The default for the SSL and email policies.
     case apple
     /// RFC 5280 as written, with errata: path validation plus the certificate profile (serial numbers, key
