@@ -69,6 +69,8 @@ enum LintFixHints {
         // Apple.
         "apple.server-eku": "add serverAuth to the leaf's extendedKeyUsage",
         "apple.validity-825-days": "re-issue with validity ≤ 825 days (≤ 398 for public roots)",
+        "apple.validity-system-roots": "re-issue with validity ≤ 398 days (Apple recommends ≤ 397)",
+        "webpki.validity-period": "re-issue within the Baseline Requirements' maximum for its issuance date (398, 200, 100 or 47 days)",
         "apple.unparseable-extension": "re-issue with well-formed policy extensions",
         "apple.policy-constraints": "assert a certificate policy the CA's policyConstraints require",
         "apple.key-algorithm": "re-issue with an RSA or NIST-curve ECDSA key",
@@ -89,6 +91,7 @@ enum LintFixHints {
         "certkit.tls-key-size": "re-issue with RSA ≥ 2048 bits or ECDSA ≥ 256 bits",
         "certkit.pin": "update the pins or serve the pinned key",
         "certkit.distrust": "replace the distrusted certificate (or remove the distrust setting)",
+        "certkit.distrust-after": "re-issue from a CA that is still trusted: leaves this CA issued after its distrust date are refused",
         "certkit.untrusted-root": "chain to a trusted root (or add the root to the anchors)",
         "certkit.missing-intermediate": "add the intermediate to the chain the server sends",
         "certkit.signature": "re-issue: a signature does not verify with its issuer's key",
