@@ -34,6 +34,7 @@ struct CertificateTransparencyTests {
         Case(name: "apple: 3 embedded of one operator counted once per log, 181 days", profile: .apple, days: 181, embedded: ["a1", "a2", "a1"], compliant: false),
         Case(name: "apple: 2 by TLS of one operator", profile: .apple, tls: ["a1", "a2"], compliant: true),
         Case(name: "apple: 1 by TLS (one short)", profile: .apple, tls: ["a1"], compliant: false),
+        Case(name: "apple: 2 by TLS from the same log (one log)", profile: .apple, tls: ["a1", "a1"], compliant: false),
         Case(name: "apple: 1 embedded and 1 by TLS", profile: .apple, embedded: ["a1"], tls: ["a2"], compliant: true),
         Case(name: "apple: 1 embedded and 1 in OCSP", profile: .apple, embedded: ["a1"], ocsp: ["b1"], compliant: true),
         Case(name: "apple: 2 embedded, one from an unknown log", profile: .apple, embedded: ["a1", "unlisted"], compliant: false),
@@ -231,6 +232,15 @@ struct CertificateTransparencyTests {
             return changed
         }
         try check(versioned, versionedDate, problem: "version 1")
+        // A list that gives b2's key under another log id: an SCT signed by b2's key naming that id is refused.
+        let b2 = logs["b2"]!
+        let impostor = CTTestPKI.Log(
+            name: "b2", operatorName: "B", spki: b2.spki, logID: [UInt8](repeating: 0x42, count: 32), isRSA: false)
+        let now = Date()
+        let impostorLeaf = try pki.leaf(days: 180, embedded: [(logs["a1"]!, now.addingTimeInterval(-60)), (impostor, now.addingTimeInterval(-60))])
+        let impostorDate = impostorLeaf.notBefore.addingTimeInterval(3600)
+        let impostorList = try Self.list(pki, at: impostorDate) { $0["impostor"] = CTTestPKI.Listed(log: impostor) }
+        try check(impostorLeaf, impostorDate, list: impostorList, problem: "log id is not the SHA-256")
     }
 
     @Test("apple requires an RFC 6962 log; webpki takes tiled logs alone", arguments: backends)
