@@ -75,6 +75,7 @@ enum ConnectCommand: Command {
         let skipped: [SkippedCertificate]
         let presented: [[UInt8]]
         let stapled: [UInt8]?
+        let timestamps: [UInt8]?
         do {
             let capture = try client.capture(
                 host: target.host, port: target.port, serverName: serverName, timeout: timeout, identity: identity)
@@ -82,6 +83,7 @@ enum ConnectCommand: Command {
             (chain, skipped) = try capture.poolCertificates()
             presented = capture.chain
             stapled = capture.stapledOCSPResponse
+            timestamps = capture.signedCertificateTimestamps
         } catch .clientCertificateRefused(presented: false, let reason) {
             let error = TLSConnectError.clientCertificateRefused(presented: false, reason: reason)
             throw .input(
@@ -102,6 +104,9 @@ enum ConnectCommand: Command {
         }
         evaluation.certificates = chain
         evaluation.skippedCertificates.insert(contentsOf: skipped, at: 0)
+        // The SCTs the server sent in the TLS extension: judged by the core with --ct-log-list (one that does not
+        // parse gives no SCT, and the report says so).
+        if let timestamps { evaluation.tlsSignedCertificateTimestamps = [timestamps] }
         var stapledResponses: [OCSPResponse] = []
         if let stapled {
             // The stapled response is validated by the core like --ocsp-response; one that does not even decode

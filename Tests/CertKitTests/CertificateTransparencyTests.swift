@@ -32,6 +32,7 @@ struct CertificateTransparencyTests {
         Case(name: "apple: 2 embedded of 2 operators, 181 days", profile: .apple, days: 181, embedded: ["a1", "b1"], compliant: false),
         Case(name: "apple: 3 embedded, 2 of one operator, 181 days", profile: .apple, days: 181, embedded: ["a1", "a2", "b1"], compliant: true),
         Case(name: "apple: 3 embedded of one operator counted once per log, 181 days", profile: .apple, days: 181, embedded: ["a1", "a2", "a1"], compliant: false),
+        Case(name: "apple: 3 embedded of one operator (at most 2 count), 181 days", profile: .apple, days: 181, embedded: ["a1", "a2", "a3"], compliant: false),
         Case(name: "apple: 2 by TLS of one operator", profile: .apple, tls: ["a1", "a2"], compliant: true),
         Case(name: "apple: 1 by TLS (one short)", profile: .apple, tls: ["a1"], compliant: false),
         Case(name: "apple: 2 by TLS from the same log (one log)", profile: .apple, tls: ["a1", "a1"], compliant: false),

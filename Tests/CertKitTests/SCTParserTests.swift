@@ -54,6 +54,7 @@ struct SCTParserTests {
         let cases: [(String, [UInt8])] = [
             ("total longer than the bytes", TLSEncoding.opaque16(TLSEncoding.opaque16(one)).enumerated().map { $0.offset == 1 ? $0.element + 1 : $0.element }),
             ("total shorter than the bytes", TLSEncoding.opaque16(TLSEncoding.opaque16(one)) + [0]),
+            ("a whole SCT after the list", TLSEncoding.opaque16(TLSEncoding.opaque16(one)) + TLSEncoding.opaque16(Self.sct(2).encoded)),
             ("SCT length past the list", TLSEncoding.opaque16([0x7F, 0xFF] + one)),
             ("SCT length short of its SCT", TLSEncoding.opaque16([UInt8(one.count >> 8), UInt8((one.count - 1) & 0xFF)] + one)),
             ("bytes after the signature", TLSEncoding.opaque16(TLSEncoding.opaque16(one + [0]))),

@@ -44,6 +44,7 @@ struct CertificateTransparencyCheck {
                 "the log list is \(Int(age / 86_400)) days old; profile \(policy.profile.rawValue) enforces one at most \(ct.maxListAgeDays) days old")
         }
         guard path.endsAtAnchor else { return notEnforced("the path does not end at an anchor") }
+        guard path.certificates.count > 1 else { return notEnforced("the leaf is itself the anchor") }
         guard endsAtSystemAnchor else {
             return notEnforced("the path ends at an anchor the app or the trust settings supplied, not a system root")
         }
