@@ -2,6 +2,7 @@
 #define CERTKIT_COPENSSL_SHIM_H
 #include <openssl/bio.h>
 #include <openssl/crypto.h>
+#include <openssl/ct.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>

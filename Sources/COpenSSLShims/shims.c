@@ -24,3 +24,9 @@ PKCS12_SAFEBAG *certkit_sk_PKCS12_SAFEBAG_value(const STACK_OF(PKCS12_SAFEBAG) *
 void certkit_sk_PKCS12_SAFEBAG_pop_free(STACK_OF(PKCS12_SAFEBAG) *stack) {
     sk_PKCS12_SAFEBAG_pop_free(stack, PKCS12_SAFEBAG_free);
 }
+
+STACK_OF(SCT) *certkit_sk_SCT_new_null(void) { return sk_SCT_new_null(); }
+int certkit_sk_SCT_push(STACK_OF(SCT) *stack, SCT *sct) { return sk_SCT_push(stack, sct); }
+int certkit_sk_SCT_num(const STACK_OF(SCT) *stack) { return sk_SCT_num(stack); }
+SCT *certkit_sk_SCT_value(const STACK_OF(SCT) *stack, int index) { return sk_SCT_value(stack, index); }
+void certkit_sk_SCT_free(STACK_OF(SCT) *stack) { sk_SCT_free(stack); }

@@ -89,6 +89,7 @@ enum ConnectCommand: Command {
         let skipped: [SkippedCertificate]
         let presented: [[UInt8]]
         let stapled: [UInt8]?
+        let timestamps: [UInt8]?
         do {
             let capture = try client.capture(
                 host: target.host, port: target.port, serverName: serverName, timeout: timeout, identity: identity)
@@ -96,6 +97,7 @@ enum ConnectCommand: Command {
             (chain, skipped) = try capture.poolCertificates()
             presented = capture.chain
             stapled = capture.stapledOCSPResponse
+            timestamps = capture.signedCertificateTimestamps
         } catch let error where error.code == .clientCertificateRequired {
             throw .input(
                 file: target.description, problem: "\(error.description); use --identity FILE.p12 or --cert FILE --key FILE")
@@ -115,6 +117,9 @@ enum ConnectCommand: Command {
         }
         evaluation.certificates = chain
         evaluation.skippedCertificates.insert(contentsOf: skipped, at: 0)
+        // The SCTs the server sent in the TLS extension: judged by the core with --ct-log-list (one that does not
+        // parse gives no SCT, and the report says so).
+        if let timestamps { evaluation.tlsSignedCertificateTimestamps = [timestamps] }
         var stapledResponses: [OCSPResponse] = []
         if let stapled {
             // The stapled response is validated by the core like --ocsp-response; one that does not even decode

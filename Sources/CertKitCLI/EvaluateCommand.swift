@@ -37,6 +37,8 @@ enum EvaluateCommand: Command {
         .value("store", "DIR", "also apply the settings of the trust store in DIR (the same as --trust-store=DIR)"),
         .value("crl", "FILE", repeatable: true, "certificate revocation lists, PEM or DER"),
         .value("ocsp-response", "FILE", repeatable: true, "an OCSP response (DER), as a TLS server staples it"),
+        .value("ct-log-list", "FILE",
+               "a Certificate Transparency log list (v3 JSON, Google's or Apple's): the apple and webpki profiles then require SCTs of an SSL server leaf that chains to a system root (see Docs/Profiles.md)"),
         .flag("network",
               "allow fetching over http:// from the chain's own URLs: a missing issuer (caIssuers), OCSP responses and CRLs (unless --revocation off)"),
         .value("revocation", "off|crl|ocsp|any", "which revocation sources to use (default any: every one given)"),

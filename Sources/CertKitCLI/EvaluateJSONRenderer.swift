@@ -22,6 +22,11 @@ import CertKit
 ///                                          // "the line's host" (only from a command, when there is a host)
 ///   "identities": ["DNS:a.example", "email:u@a.example"],   // only for ssl-client with several identities
 ///   "verifyDate": "2030-06-01T00:00:00Z",
+///   "revocationChecked": false,            // kSecTrustRevocationChecked: every certificate revocation applies to
+///   "revocationValidUntil": "..." | null,  // has a valid answer; kSecTrustRevocationValidUntilDate: the earliest end
+///   "certificateTransparency": true | false | null,   // null: not evaluated (no --ct-log-list, or not enforced)
+///   "certificateTransparencyDetail": {"note": "...", "scts": [{"log": "...", "operator": "...",   // with a log list,
+///       "source": "embedded" | "tls" | "ocsp", "timestamp": "...", "valid": true, "problem": null}]},  // SSL server
 ///   "pathsTried": 1,
 ///   "chain": [{"index": 0, "subject": "...", "issuer": "...", "sha256": "<64 lowercase hex>",
 ///              "notBefore": "...", "notAfter": "...", "failedChecks": ["TemporalValidity"],   // checks sorted
@@ -64,6 +69,12 @@ enum EvaluateJSONRenderer {
         if let backends {
             writer.key("backends")
             writer.strings(backends)
+        }
+        writer.key("certificateTransparency")
+        if let compliant = report.certificateTransparency?.compliant { writer.bool(compliant) } else { writer.value(.null) }
+        if let transparency = report.certificateTransparency {
+            writer.key("certificateTransparencyDetail")
+            writer.value(transparencyJSON(transparency))
         }
         writer.key("chain")
         writeChain(report, to: &writer, notes: notes)
@@ -125,6 +136,10 @@ enum EvaluateJSONRenderer {
         writer.string(report.result.description)
         writer.key("resultCode")
         writer.int(report.result.rawValue)
+        writer.key("revocationChecked")
+        writer.bool(report.revocationChecked)
+        writer.key("revocationValidUntil")
+        writer.value(.optional(report.revocationValidUntil.map(ISO8601Text.timestamp)))
         if !report.skippedCertificates.isEmpty {
             writer.key("skippedCertificates")
             writer.value(.array(report.skippedCertificates.map { skipped in
@@ -174,6 +189,21 @@ enum EvaluateJSONRenderer {
             writer.endObject()
         }
         writer.endArray()
+    }
+
+    /// `{"note": "...", "scts": [{"log": ..., "operator": ..., "source": "embedded" | "tls" | "ocsp",
+    /// "timestamp": "...", "valid": true, "problem": null}]}`.
+    static func transparencyJSON(_ status: CertificateTransparencyStatus) -> JSONValue {
+        .object([
+            "note": .string(status.note),
+            "scts": .array(status.scts.map { sct in
+                .object([
+                    "log": .optional(sct.logDescription), "operator": .optional(sct.operatorName),
+                    "source": .string(sct.source.rawValue), "timestamp": .string(ISO8601Text.timestamp(sct.timestamp)),
+                    "valid": .bool(sct.isValid), "problem": .optional(sct.problem),
+                ])
+            }),
+        ])
     }
 
     /// One report.

@@ -20,6 +20,8 @@ struct EvaluateOptions {
     var trustStoreDirectory: String?
     var crls: [String]
     var ocspResponses: [String]
+    /// `--ct-log-list FILE`: a Certificate Transparency log list (v3 JSON); nil: CT is not evaluated.
+    var ctLogList: String?
     var revocationMode: RevocationMode
     var requireRevocation: Bool
     /// `--network`: the evaluation may fetch missing issuers over http://.
@@ -88,6 +90,7 @@ struct EvaluateOptions {
         useTrustStore = arguments.has("trust-store") || trustStoreDirectory != nil
         crls = arguments.all("crl")
         ocspResponses = arguments.all("ocsp-response")
+        ctLogList = arguments.value("ct-log-list")
         requireRevocation = arguments.has("require-revocation")
         network = arguments.has("network")
         if let mode = arguments.value("revocation") {
@@ -113,7 +116,7 @@ struct EvaluateOptions {
             audit = false
         case let other?: throw .usage("--second-opinion must be on or off, not '\(other)'", command: command)
         }
-        let stdinUsers = ([chain, batch].compactMap { $0 } + anchors + intermediates + alwaysTrust + distrust + crls + ocspResponses + [exceptions].compactMap { $0 })
+        let stdinUsers = ([chain, batch].compactMap { $0 } + anchors + intermediates + alwaysTrust + distrust + crls + ocspResponses + [exceptions, ctLogList].compactMap { $0 })
             .filter { $0 == "-" }
         if stdinUsers.count > 1 { throw .usage("standard input ('-') can be read only once", command: command) }
 
@@ -286,6 +289,9 @@ struct EvaluateOptions {
             ocspResponses: responses, revocationMode: revocationMode, requireRevocation: requireRevocation,
             networkFetchAllowed: network)
         evaluation.skippedCertificates = skipped
+        evaluation.certificateTransparencyLogList = try ctLogList.map { path throws(CLIError) in
+            try revocationLoader.loadLogList(path)
+        }
         return (evaluation, sources)
     }
 

@@ -9,7 +9,8 @@ import CertKit
 /// ```
 /// When the evaluation checked revocation, each certificate line is followed by
 /// `      revocation: good (stapled OCSP) until 2030-06-08T00:00:00Z` (or `revoked (CRL file)`, `not checked`,
-/// `not applicable`). With network fetching, a fetched certificate's line ends with `(fetched from URL)` and one
+/// `not applicable`). With a CT log list, a line gives the Certificate Transparency verdict
+/// (`  certificate transparency: compliant: embedded SCTs`) and one line per SCT follows. With network fetching, a fetched certificate's line ends with `(fetched from URL)` and one
 /// line per URL asked for follows the chain (`  fetched URL: 1 issuer certificate(s) added to the pool`, or
 /// `  fetch URL failed: timed out`). A pool certificate that does not decode was left out and gets one line after
 /// the chain (`  skipped: certificate 1 of intermediates.pem does not decode (left out of the pool): …`). The error
@@ -39,6 +40,16 @@ enum EvaluateTextRenderer {
             }
         }
         if let line = notes.revocationNotChecked(report) { lines.append("  " + line) }
+        if let transparency = report.certificateTransparency {
+            // With --ct-log-list: the policy's verdict, then each SCT looked at.
+            lines.append("  certificate transparency: " + DisplayText.escaped(transparency.note))
+            for sct in transparency.scts {
+                let log = sct.logDescription.map { "\($0) (\(sct.operatorName ?? "?"))" } ?? "unknown log"
+                lines.append(
+                    "      SCT \(sct.source.rawValue) \(ISO8601Text.timestamp(sct.timestamp)) \(DisplayText.escaped(log)): "
+                        + (sct.problem.map { "not counted: " + DisplayText.escaped($0) } ?? "valid"))
+            }
+        }
         for fetch in report.fetches {
             // What the network gave, one line per URL: the outcome, or why nothing usable came back.
             let url = DisplayText.escaped(ReportNotes.shortened(fetch.url))

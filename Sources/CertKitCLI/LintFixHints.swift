@@ -70,6 +70,8 @@ enum LintFixHints {
         "apple.server-eku": "add serverAuth to the leaf's extendedKeyUsage",
         "apple.validity-825-days": "re-issue with validity ≤ 825 days (≤ 398 for public roots)",
         "apple.validity-system-roots": "re-issue with validity ≤ 398 days (Apple recommends ≤ 397)",
+        "apple.ct-required": "re-issue with SCTs from enough approved logs embedded (2 for ≤ 180 days, 3 beyond, one operator at most once or twice), or have the server send them in TLS or a stapled OCSP response",
+        "webpki.ct-required": "re-issue with embedded SCTs from 2 (≤ 180 days) or 3 logs of at least 2 operators, or have the server send 2 SCTs from 2 operators in TLS or a stapled OCSP response",
         "webpki.validity-period": "re-issue within the Baseline Requirements' maximum for its issuance date (398, 200, 100 or 47 days)",
         "apple.unparseable-extension": "re-issue with well-formed policy extensions",
         "apple.policy-constraints": "assert a certificate policy the CA's policyConstraints require",

@@ -1,7 +1,7 @@
 import CertKit
 
 /// Reads the revocation files: `--crl` (decoded by the core's ``CertificateRevocationList/decodeAll(_:limits:)``)
-/// and `--ocsp-response` (one DER ``OCSPResponse``).
+/// and `--ocsp-response` (one DER ``OCSPResponse``); and `--ct-log-list` (a ``CTLogList``).
 struct RevocationFileLoader {
     let reader: InputReader
 
@@ -38,6 +38,19 @@ struct RevocationFileLoader {
                     problem: "a PEM \(MessageText.line(label)) block, not an OCSP response (one DER response, as openssl ocsp -respout writes it)")
             }
             throw .input(file: name, problem: "not an OCSP response: \(error.message)")
+        }
+    }
+
+    /// The Certificate Transparency log list in `argument` (`--ct-log-list`).
+    /// - Throws: ``CLIError/input(file:problem:)`` when the file cannot be read or is not a v3 log list.
+    func loadLogList(_ argument: String) throws(CLIError) -> CTLogList {
+        let name = InputReader.displayName(argument)
+        let bytes = try reader.read(argument)
+        do {
+            return try CTLogList(json: bytes, source: name)
+        } catch {
+            let prefix = name + ": "
+            throw .input(file: name, problem: error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message)
         }
     }
 }

@@ -36,8 +36,9 @@ public struct OpenSSLTLSClient: TLSChainFetcher {
                 throw session.refusal(error)
             }
             try session.awaitClientCertificateVerdict(until: deadline)
-            let capture = TLSHandshakeCapture(
+            var capture = TLSHandshakeCapture(
                 chain: session.peerChain(), stapledOCSPResponse: session.stapledOCSPResponse())
+            capture.signedCertificateTimestamps = session.signedCertificateTimestamps()
             session.shutdown()
             return capture
         }

@@ -67,6 +67,11 @@ final class TLSSessionHandle {
         guard SSL_ctrl(session, SSL_CTRL_SET_TLSEXT_STATUS_REQ_TYPE, Int(TLSEXT_STATUSTYPE_ocsp), nil) == 1 else {
             throw .handshake(OpenSSLErrorQueue.error("cannot request OCSP stapling").message)
         }
+        // Ask for SCTs (the signed_certificate_timestamp extension). Permissive: OpenSSL's own CT validation
+        // never refuses the handshake; the core judges the SCTs (CertificateTransparencyCheck).
+        guard SSL_enable_ct(session, Int32(SSL_CT_VALIDATION_PERMISSIVE)) == 1 else {
+            throw .handshake(OpenSSLErrorQueue.error("cannot request signed certificate timestamps").message)
+        }
         if let serverName {
             // SSL_set_tlsext_host_name is a macro over SSL_ctrl; this is its expansion.
             let accepted = serverName.withCString { name in
@@ -213,6 +218,25 @@ final class TLSSessionHandle {
         OpenSSLErrorQueue.clear()
         guard length > 0, let response else { return nil }
         return Array(UnsafeBufferPointer(start: response, count: length))
+    }
+
+    /// The SCTs the server sent in its signed_certificate_timestamp extension (`SSL_get0_peer_scts`, those whose
+    /// source is the TLS extension), re-encoded as one SignedCertificateTimestampList (`i2o_SCT_LIST`); nil when
+    /// it sent none. The SCTs stay owned by the session.
+    func signedCertificateTimestamps() -> [UInt8]? {
+        defer { OpenSSLErrorQueue.clear() }
+        guard let all = SSL_get0_peer_scts(handle), let fromTLS = certkit_sk_SCT_new_null() else { return nil }
+        defer { certkit_sk_SCT_free(fromTLS) }
+        for index in 0..<certkit_sk_SCT_num(all) {
+            guard let sct = certkit_sk_SCT_value(all, index), SCT_get_source(sct) == SCT_SOURCE_TLS_EXTENSION else { continue }
+            guard certkit_sk_SCT_push(fromTLS, sct) > 0 else { return nil }
+        }
+        guard certkit_sk_SCT_num(fromTLS) > 0 else { return nil }
+        var encoded: UnsafeMutablePointer<UInt8>?
+        let length = i2o_SCT_LIST(fromTLS, &encoded)
+        guard length > 0, let encoded else { return nil }
+        defer { CRYPTO_free(encoded, nil, 0) }
+        return Array(UnsafeBufferPointer(start: encoded, count: Int(length)))
     }
 
     /// Reasons OpenSSL gives when the bytes it received are not a TLS record at all.

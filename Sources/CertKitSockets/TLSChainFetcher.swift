@@ -39,6 +39,11 @@ public struct TLSHandshakeCapture: Sendable, Hashable {
     /// The stapled OCSP response (status_request), nil when the server sent none. Not validated here: give it to
     /// the evaluation (``TrustEvaluation/ocspResponses``) and the core validates it.
     public var stapledOCSPResponse: [UInt8]?
+    /// The SignedCertificateTimestampList the server sent in its signed_certificate_timestamp extension (TLS
+    /// encoding), nil when it sent none. Only the OpenSSL client asks for it (`SSL_enable_ct`, permissive); the GnuTLS
+    /// client does not, and its captures have none. Not judged
+    /// here: give it to ``TrustEvaluation/tlsSignedCertificateTimestamps``.
+    public var signedCertificateTimestamps: [UInt8]? = nil
 
     /// Creates a capture.
     public init(chain: [[UInt8]], stapledOCSPResponse: [UInt8]?) {

@@ -81,7 +81,7 @@ struct EvaluateRenderingTests {
             try JSONSerialization.jsonObject(with: Data(EvaluateJSONRenderer.render(report).utf8)) as? [String: Any])
         #expect(Set(json.keys) == [
             "result", "resultCode", "trusted", "error", "backend", "policy", "profile", "host", "verifyDate", "pathsTried",
-            "chain",
+            "chain", "certificateTransparency", "revocationChecked", "revocationValidUntil",
         ])
         #expect(json["profile"] as? String == "apple")
         #expect(json["result"] as? String == "recoverableTrustFailure")

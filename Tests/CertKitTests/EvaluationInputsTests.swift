@@ -39,6 +39,11 @@ struct EvaluationInputsTests {
             },
             "fetchedOCSPResponses": { $0.fetchedOCSPResponses = [ocsp] },
             "fetchedCRLs": { $0.fetchedCRLs = [crl] },
+            "certificateTransparencyLogList": {
+                $0.certificateTransparencyLogList = try CTLogList(
+                    json: Array(#"{"log_list_timestamp": "2030-06-01T00:00:00Z", "operators": []}"#.utf8), source: "list.json")
+            },
+            "tlsSignedCertificateTimestamps": { $0.tlsSignedCertificateTimestamps = [[0, 1, 0]] },
         ]
     }
 

@@ -4,7 +4,7 @@ import Foundation
 /// boundaries around the date it was computed at (or that date itself).
 ///
 /// The boundaries are the notBefore/notAfter of every certificate the evaluation could look at (leaf, pool,
-/// anchors, trust-setting certificates) and the thisUpdate/nextUpdate of its CRLs and OCSP answers (and the validity of certificates OCSP responses carry). Every date-dependent rule
+/// anchors, trust-setting certificates) and the thisUpdate/nextUpdate of its CRLs and OCSP answers (and the validity of certificates OCSP responses carry), and with a CT log list the instants the list goes stale and the SCTs' timestamps. Every date-dependent rule
 /// compares the verify date with one of these instants, so its outcome is constant between two neighbouring
 /// boundaries; crossing one (an expiry, a CRL going stale) always forces a new evaluation. Each boundary also
 /// counts one second later, because the libraries compare whole seconds (`time_t`).
@@ -17,7 +17,7 @@ struct ResultCacheValidityWindow: Sendable, Hashable {
     let upper: Date?
 
     /// The window around `date` for `evaluation` (`systemAnchors` when the system store is in play).
-    init(evaluation: TrustEvaluation, systemAnchors: [Certificate], date: Date) {
+    init(evaluation: TrustEvaluation, systemAnchors: [Certificate], date: Date, limits: Limits = .default) {
         self.date = date
         var lower: Date?
         var upper: Date?
@@ -59,6 +59,7 @@ struct ResultCacheValidityWindow: Sendable, Hashable {
                 note(answer.nextUpdate ?? answer.thisUpdate.addingTimeInterval(OCSPResponseCheck.lifetimeWithoutNextUpdate))
             }
         }
+        for boundary in CertificateTransparencyCheck.dateBoundaries(of: evaluation, limits: limits) { note(boundary) }
         // On a boundary the result holds for that instant only.
         self.lower = onBoundary ? date : lower
         self.upper = onBoundary ? date : upper

@@ -13,6 +13,8 @@ struct PathAttempt {
     /// the audit mode), and the CRLs it validated for the path (what the library is given).
     var coreFindings: PathFindings? = nil
     var usableCRLs: [CertificateRevocationList] = []
+    /// Certificate Transparency for the leaf, under the first policy that evaluated it (nil: none did).
+    var transparency: CertificateTransparencyStatus? = nil
 
     /// Every failure, over all policies, with its rules.
     var findings: PathFindings {

@@ -15,6 +15,7 @@ struct PathJudge {
     private let systemAnchors: @Sendable () -> [Certificate]
     private var signatures: PathSignatureCheck
     private var revocation: RevocationCheck
+    private var transparency: CertificateTransparencyCheck
 
     init(
         evaluation: TrustEvaluation, policies: [TrustPolicy], date: Date, settings: TrustSettingsIndex,
@@ -30,6 +31,7 @@ struct PathJudge {
         self.limits = limits
         self.libraryAudit = libraryAudit
         self.systemAnchors = systemAnchors
+        transparency = CertificateTransparencyCheck(evaluation: evaluation, backend: backend, date: date, limits: limits)
         signatures = PathSignatureCheck(backend: backend, verified: verifiedSignatures, anchors: anchorContext.store)
         revocation = RevocationCheck(
             backend: backend, requireCRLNumber: policies.contains { TrustRules.crlNumber.isEnforced(by: $0.profile) })
@@ -67,9 +69,11 @@ struct PathJudge {
         var findings = PathFindings(count: path.certificates.count)
         try signatures.check(path, into: &findings)
         let revocationOutcome = try revocation.check(path, evaluation: evaluation, at: date, into: &findings)
-        let perPolicy = try policyFindings(on: path)
+        var perPolicy = try policyFindings(on: path)
+        let transparencyStatus = try certificateTransparency(on: path, into: &perPolicy)
         var result = PathAttempt(
             path: path, common: findings, perPolicy: perPolicy, notes: findings.notes + perPolicy.flatMap(\.notes))
+        result.transparency = transparencyStatus
         if libraryAudit {
             var everything = findings
             for policyFindings in perPolicy { everything.merge(policyFindings) }
@@ -99,6 +103,24 @@ struct PathJudge {
                 spkiDigests: spkiDigests, limits: limits, trustSettingsIndex: settings)
             return CorePolicy.findings(for: context)
         }
+    }
+
+    /// Certificate Transparency under each policy that concerns it (``CertificateTransparencyCheck``), recorded
+    /// into that policy's findings; the status under the first such policy. Only a path without a signature
+    /// failure is worth it (one with is discarded).
+    private mutating func certificateTransparency(
+        on path: CandidatePath, into perPolicy: inout [PathFindings]
+    ) throws(BackendError) -> CertificateTransparencyStatus? {
+        var first: CertificateTransparencyStatus?
+        for (index, policy) in policies.enumerated() where transparency.concerns(policy) {
+            let anchored = isAnchored(path, under: policy)
+            let systemAnchor = anchored && path.certificates.last.map { !anchorContext.appSupplied.contains($0) } == true
+            let status = try transparency.check(
+                CandidatePath(certificates: path.certificates, endsAtAnchor: anchored), policy: policy,
+                endsAtSystemAnchor: systemAnchor, into: &perPolicy[index])
+            if first == nil { first = status }
+        }
+        return first
     }
 
     /// The audit mode: the library's own verifier on the path the core chose; what no core rule and no known

@@ -40,6 +40,7 @@ struct ReportAssembler {
             policyResults: perPolicy, rules: rules)
         report.fingerprints = fingerprints(of: chain, leafSHA256: leafSHA256)
         report.revocation = attempt.revocation
+        report.certificateTransparency = attempt.transparency
         report.libraryVerdict = LibraryVerdictInterpretation.reasons(in: attempt.notes)
         return report
     }

@@ -89,7 +89,7 @@ public final class TrustEvaluator: Sendable {
         // A backend failure may be transient: never remember it.
         if report.result != .otherError {
             let window = ResultCacheValidityWindow(
-                evaluation: evaluation, systemAnchors: systemAnchors(), date: date)
+                evaluation: evaluation, systemAnchors: systemAnchors(), date: date, limits: limits)
             resultCache.insert(report, for: key, window: window)
         }
         return report

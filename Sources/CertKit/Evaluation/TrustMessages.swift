@@ -73,6 +73,8 @@ enum TrustMessages {
         case .extensionCriticality: return "\(name) marks an extension critical (or not) against the rules"
         case .notCA: return "\(name) is a CA certificate used as a leaf"
         case .subjectCommonName: return "the subject common name of \(name) is not one of its subject alternative names"
+        case .systemTrustedCTRequired:
+            return "\(name) does not carry the Signed Certificate Timestamps the Certificate Transparency policy requires"
         }
     }
 

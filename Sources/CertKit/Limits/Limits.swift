@@ -45,6 +45,8 @@
 /// | ``maxFetchCacheEntries`` | 256 | bodies kept by a ``NetworkAccess`` cache |
 /// | ``maxPKCS12Iterations`` | 1,000,000 | one key derivation of a PKCS#12 file (MAC, encrypted content, shrouded key) |
 /// | ``maxPKCS12TotalIterations`` | 3,000,000 | all key derivations of one PKCS#12 file |
+/// | ``maxSCTsPerList`` | 16 | SCTs in one SignedCertificateTimestampList (certificate extension, OCSP answer, TLS) |
+/// | ``maxSCTListBytes`` | 8 KiB | bytes of one SignedCertificateTimestampList |
 ///
 /// Fixed bounds on what a key may be (not configurable: they say which keys certkit verifies with at all; a key
 /// beyond them is a fatal `WeakKeySize`, `certkit.spki-encoding`, and signs nothing: no signature is verified with
@@ -172,6 +174,14 @@ public struct Limits: Sendable, Hashable {
     /// the bound above (the MAC, the certificates, the key), so a file of thousands of encrypted bags cannot
     /// multiply the work.
     public var maxPKCS12TotalIterations: Int = 3_000_000
+
+    // MARK: Certificate Transparency (parsing bounds: a list beyond them is malformed and gives no SCT)
+
+    /// The most SCTs one SignedCertificateTimestampList may hold (real certificates carry two to five).
+    public var maxSCTsPerList: Int = 16
+    /// The most bytes of one SignedCertificateTimestampList, its two-byte length included (an SCT is about 120
+    /// bytes with an ECDSA signature, about 290 with a 2048-bit RSA one).
+    public var maxSCTListBytes: Int = 8 << 10
 
     // MARK: Network (only when an evaluation allows fetching; a bound reached is a failed fetch: no answer)
 

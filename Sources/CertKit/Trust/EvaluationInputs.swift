@@ -44,6 +44,10 @@ package struct EvaluationInputs: Hashable, Sendable {
     /// OCSP responses and CRLs the evaluator fetched (network fetching).
     package var fetchedOCSPResponses: [OCSPResponse]
     package var fetchedCRLs: [CertificateRevocationList]
+    /// The Certificate Transparency log list (nil: CT is not evaluated).
+    package var certificateTransparencyLogList: CTLogList?
+    /// SignedCertificateTimestampLists the TLS server sent (extension signed_certificate_timestamp), as sent.
+    package var tlsSignedCertificateTimestamps: [[UInt8]]
 
     package init(
         certificates: [Certificate], policies: [TrustPolicy] = [.basicX509], anchors: [Certificate] = [],
@@ -52,8 +56,11 @@ package struct EvaluationInputs: Hashable, Sendable {
         ocspResponses: [OCSPResponse] = [], revocationMode: RevocationMode = .any, networkFetchAllowed: Bool = false,
         requireRevocation: Bool = false, pins: [SPKIPin] = [], additionalIntermediates: [Certificate] = [],
         maxDepth: Int = TrustEvaluation.defaultMaxDepth, skippedCertificates: [SkippedCertificate] = [],
-        fetchedOCSPResponses: [OCSPResponse] = [], fetchedCRLs: [CertificateRevocationList] = []
+        fetchedOCSPResponses: [OCSPResponse] = [], fetchedCRLs: [CertificateRevocationList] = [],
+        certificateTransparencyLogList: CTLogList? = nil, tlsSignedCertificateTimestamps: [[UInt8]] = []
     ) {
+        self.certificateTransparencyLogList = certificateTransparencyLogList
+        self.tlsSignedCertificateTimestamps = tlsSignedCertificateTimestamps
         self.certificates = certificates
         self.policies = policies
         self.anchors = anchors

@@ -74,6 +74,9 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
     /// (its own words are in ``TrustReport/libraryVerdict``). Not an Apple check: recoverable, as a policy
     /// disagreement, but no exception may cover it.
     case libraryVerdict = "LibraryVerdict"
+    /// The TLS server leaf chains to a system root and its Signed Certificate Timestamps do not meet the profile's
+    /// Certificate Transparency policy (trustd's name; enforced only with a log list).
+    case systemTrustedCTRequired = "SystemTrustedCTRequired"
 
     /// Apple's name for the check.
     public var name: String { rawValue }
@@ -142,7 +145,7 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
         case .notCA: .errSecCertificateIsCA
         case .subjectCommonName: .errSecCertificateNameNotAllowed
         case .resourceLimit: .errSecQuotaExceeded
-        case .libraryVerdict: .errSecVerifyActionFailed
+        case .libraryVerdict, .systemTrustedCTRequired: .errSecVerifyActionFailed
         }
     }
 
@@ -163,7 +166,7 @@ public enum TrustCheck: String, Sendable, Hashable, CaseIterable, Codable, Compa
         case .keyUsage, .extendedKeyUsage, .basicConstraints, .basicConstraintsCA, .basicConstraintsPathLen,
              .criticalExtensions, .duplicateExtension, .malformedExtension, .chainLength, .serialNumber,
              .authorityKeyID, .subjectKeyID, .idLinkage, .nonEmptySubject, .policyConstraints, .unparseableExtension,
-             .extensionCriticality, .notCA:
+             .extensionCriticality, .notCA, .systemTrustedCTRequired:
             30
         case .sslHostname, .email, .nameConstraints, .subjectCommonName: 20
         case .temporalValidity, .validityPeriodMaximums: 10

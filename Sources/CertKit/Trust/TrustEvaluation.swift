@@ -99,6 +99,20 @@ public struct TrustEvaluation: Sendable {
         set { inputs.skippedCertificates = newValue }
     }
 
+    /// The Certificate Transparency log list (Google's or Apple's v3 JSON): with one, the apple and webpki
+    /// profiles hold a TLS server leaf that chains to a system root to their CT policy (Docs/Profiles.md); nil
+    /// (the default): CT is not evaluated.
+    public var certificateTransparencyLogList: CTLogList? {
+        get { inputs.certificateTransparencyLogList }
+        set { inputs.certificateTransparencyLogList = newValue }
+    }
+    /// The SignedCertificateTimestampLists the TLS server sent in its signed_certificate_timestamp extension,
+    /// as sent (TLS-encoded); SCTs in OCSP answers are read from ``ocspResponses``.
+    public var tlsSignedCertificateTimestamps: [[UInt8]] {
+        get { inputs.tlsSignedCertificateTimestamps }
+        set { inputs.tlsSignedCertificateTimestamps = newValue }
+    }
+
     /// OCSP responses and CRLs the evaluator fetched for this evaluation (network fetching), reported with the
     /// sources `ocsp` and `crlFetched`.
     var fetchedOCSPResponses: [OCSPResponse] {

@@ -67,6 +67,9 @@ public struct TrustReport: Sendable, Hashable {
     /// For each certificate of ``chain``, whether revocation was checked, how and until when; empty when the
     /// evaluation asked for no revocation checking (no CRL, no OCSP response, not required, or mode `off`).
     public var revocation: [RevocationStatus] = []
+    /// Certificate Transparency for the leaf (an evaluation with a log list, an SSL server policy of the apple or
+    /// webpki profile): compliant, not, or not enforced and why, with every SCT looked at; nil when not evaluated.
+    public var certificateTransparency: CertificateTransparencyStatus? = nil
     /// The audit mode's `LibraryVerdict` failures in the library's own words (`[index] ...` per certificate, e.g.
     /// `openssl: unsupported certificate purpose (X509_V_ERR 26) [notRequested]`); empty outside the audit mode
     /// and when the library's verdict added nothing.
@@ -102,6 +105,20 @@ public struct TrustReport: Sendable, Hashable {
         self.verifyDate = verifyDate
         self.pathsTried = pathsTried
         self.notes = notes
+    }
+
+    /// `kSecTrustRevocationChecked`: true when revocation was asked for and every certificate of ``chain`` it
+    /// applies to has a valid answer.
+    public var revocationChecked: Bool {
+        let applicable = revocation.filter { $0.outcome != .notApplicable }
+        return !applicable.isEmpty && applicable.allSatisfy(\.isChecked)
+    }
+
+    /// `kSecTrustRevocationValidUntilDate`: when ``revocationChecked``, the earliest instant one of the answers used
+    /// stops holding (nil when none says, or revocation was not checked).
+    public var revocationValidUntil: Date? {
+        guard revocationChecked else { return nil }
+        return revocation.compactMap(\.validUntil).min()
     }
 
     /// True for `proceed` and `unspecified`.

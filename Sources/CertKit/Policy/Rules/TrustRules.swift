@@ -5,7 +5,7 @@ package enum TrustRules {
     static let everyProfile = Set(TrustProfile.allCases)
 
     /// Every rule, in catalog order.
-    package static let all: [TrustRule] = rfc5280Rules + webPKIRules + appleRules + certkitRules
+    package static let all: [TrustRule] = rfc5280Rules + webPKIRules + appleRules + certkitRules + transparencyRules
 
     /// The rule with identifier `id`, if any.
     package static func rule(id: String) -> TrustRule? { byID[id] }
@@ -27,7 +27,7 @@ package enum TrustRules {
             signature, revocation, crlValidation, pathBuildingLimit, resourceLimit, backendError, maxDepth, serverAuthRequired,
             validityPeriod, keyIdentifierLinkage, caSubjectNotEmpty, unparseableExtension, policyConstraintsCritical,
             serialNumber, authorityKeyIdentifierPresent, subjectKeyIdentifierInCA, extensionCriticality,
-            leafNotCA, commonNameInSAN,
+            leafNotCA, commonNameInSAN, appleCTRequired,
         ] where table[rule.check] == nil {
             table[rule.check] = rule
         }

@@ -172,13 +172,17 @@ enum OCSPResponseParser {
             try inner.expectEnd("nextUpdate")
         }
         var unsupported: [String] = []
+        var timestamps: [UInt8]?
         if let explicitExtensions = try fields.readIfPresent(DERTag.contextConstructed(1)) {
             unsupported = try unsupportedCritical(explicitExtensions, what: "singleExtensions")
+            timestamps = try extensionValue(SCTListParser.ocspOID, in: explicitExtensions)
         }
         try fields.expectEnd("SingleResponse")
-        return OCSPSingleResponse(
+        var answer = OCSPSingleResponse(
             certID: certID, status: status, thisUpdate: thisUpdate, nextUpdate: nextUpdate,
             unsupportedCriticalExtensions: unsupported, revocationReason: revocationReason)
+        answer.signedCertificateTimestamps = timestamps
+        return answer
     }
 
     /// A CertID.
@@ -202,6 +206,19 @@ enum OCSPResponseParser {
         let sequence = try inner.read(DERTag.sequence, what)
         try inner.expectEnd(what)
         return try CRLParser.extensionHeaders(sequence).filter { $0.1 && !understoodExtensions.contains($0.0) }.map(\.0)
+    }
+
+    /// The extnValue content of the extension `oid` in an `[n] EXPLICIT Extensions`, nil when absent.
+    private static func extensionValue(_ oid: String, in explicit: DERNode) throws(CertificateDecodingError) -> [UInt8]? {
+        var inner = try explicit.children()
+        var list = try inner.read(DERTag.sequence, "extensions").children()
+        while let element = try list.next() {
+            var fields = try element.children()
+            guard try fields.read(DERTag.objectIdentifier, "extnID").objectIdentifier() == oid else { continue }
+            _ = try fields.readIfPresent(DERTag.boolean)
+            return try fields.read(DERTag.octetString, "extnValue").contentBytes
+        }
+        return nil
     }
 
     /// The value of a SubjectPublicKeyInfo's subjectPublicKey BIT STRING (what certID's issuerKeyHash and a

@@ -25,4 +25,7 @@ package struct OCSPSingleResponse: Sendable, Hashable {
     package let unsupportedCriticalExtensions: [String]
     /// The revocationReason of a revoked answer (an RFC 5280 CRLReason value), when it gives one.
     package let revocationReason: Int?
+    /// The extnValue content of the answer's SCT list extension (1.3.6.1.4.1.11129.2.4.5), when it has one:
+    /// Certificate Transparency reads it (`CertificateTransparencyCheck`), revocation does not.
+    package var signedCertificateTimestamps: [UInt8]? = nil
 }
