@@ -78,6 +78,20 @@ struct TrustDistrustAfterCommandTests {
                 "\(export.stdoutText)")
     }
 
+    @Test("a store where one setting of several has a date is version 2, whatever the others carry")
+    func versionTwoWhenAnySettingHasADate() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.file("store")
+        // Two certificates: the root without a date, then the sample root with one.
+        #expect(certkit(["trust", "add", "--store", store, TrustFixtures.root], environment: [:]).code == 0)
+        #expect(certkit(["trust", "add", "--store", store, "--distrust-after", "2031-01-01T00:00:00Z",
+                         FixtureLocator.sample("root-ca.pem")], environment: [:]).code == 0)
+        let file = try #require(FileManager.default.contents(atPath: store + "/trust-store.json"))
+        let document = try #require(try JSONSerialization.jsonObject(with: file) as? [String: Any])
+        #expect((document["certificates"] as? [Any])?.count == 2, "\(String(decoding: file, as: UTF8.self))")
+        #expect(document["version"] as? Int == 2)
+    }
+
     @Test("a store without a date stays at version 1")
     func versionOneWithoutDate() throws {
         let directory = try TemporaryDirectory()

@@ -134,6 +134,22 @@ struct RuleBoundaryTests {
         }
     }
 
+    @Test("a result with an OCSP answer is not reused across the answer's first use (thisUpdate − 5 min) or nextUpdate",
+          arguments: BackendRegistry.standard.names)
+    func ocspWindow(backend: String) throws {
+        let directory = Fixtures.root.appendingPathComponent("ocsp")
+        func certificates(_ name: String) throws -> [Certificate] {
+            try CertificateBundle.decode([UInt8](Data(contentsOf: directory.appendingPathComponent(name)))).certificates
+        }
+        let response = try OCSPResponse(derEncoded: [UInt8](Data(contentsOf: directory.appendingPathComponent("good.der"))))
+        let single = try #require(response.basic?.responses.first)
+        let evaluation = TrustEvaluation(
+            certificates: try certificates("leaf-good.pem"), anchors: try certificates("ca.pem"), ocspResponses: [response])
+        // An answer is used from five minutes before its thisUpdate (clock skew) to its nextUpdate.
+        Self.boundary(evaluation, at: single.thisUpdate.addingTimeInterval(-300), backend: backend)
+        Self.boundary(evaluation, at: try #require(single.nextUpdate), backend: backend)
+    }
+
     @Test("inside one window the result is reused, at each side of a boundary")
     func reuseInsideAWindow() throws {
         let chain = try Self.certificates("rules-validity-anchor-at-notbefore/chain.pem")

@@ -331,4 +331,37 @@ struct RuleTriplesTests {
             }
         }
     }
+    /// apple.server-eku applies under an anchor the app supplied and one the trust settings make, alike.
+    @Test("a leaf without serverAuth fails apple.server-eku under an app anchor and under a trust-settings anchor")
+    func serverEKUUnderUserAnchors() throws {
+        let scenario = try Self.scenario("rules-eku-leaf-absent-server-apple")
+        for placement in [AnchorPlacement.app, .userTrustSettings] {
+            for (backend, report) in try Self.reports(scenario, placement: placement) {
+                #expect(Self.failedRules(report).contains("apple.server-eku"), "\(placement) \(backend): \(Self.failedRules(report))")
+                #expect(!report.isTrusted, "\(placement) \(backend)")
+            }
+        }
+    }
+
+    /// A system root that the trust settings make an anchor for another policy only is still a system root under
+    /// the SSL server policy: the system schedule applies; a setting for the SSL server policy exempts it.
+    @Test("a trust setting for another policy does not exempt a system root from the system-root maximums")
+    func scopedSettingKeepsTheSystemOrigin() throws {
+        let scenario = try Self.scenario("valid-chain-rsa")
+        for (policy, exempt) in [(TrustSettings.Policy.sslClient, false), (.sslServer, true)] {
+            var evaluation = try scenario.makeEvaluation()
+            let anchors = evaluation.anchors
+            evaluation.anchors = []
+            evaluation.anchorsOnly = false
+            evaluation.trustSettings = TrustSettings(certificateSettings: anchors.map {
+                CertificateTrustSettings(certificate: $0, constraints: [.init(result: .trustRoot, policy: policy)])
+            })
+            for backend in BackendRegistry.standard.allBackends() {
+                let evaluator = TrustEvaluator(backend: backend, configuration: .uncached, systemAnchors: { anchors })
+                let report = evaluator.evaluate(evaluation)
+                let failed = Self.failedRules(report)
+                #expect(failed == (exempt ? [] : ["apple.validity-system-roots"]), "\(policy) \(backend.name): \(failed)")
+            }
+        }
+    }
 }

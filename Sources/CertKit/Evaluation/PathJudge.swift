@@ -113,11 +113,11 @@ struct PathJudge {
     ) throws(BackendError) -> CertificateTransparencyStatus? {
         var first: CertificateTransparencyStatus?
         for (index, policy) in policies.enumerated() where transparency.concerns(policy) {
-            let anchored = isAnchored(path, under: policy)
-            let systemAnchor = anchored && path.certificates.last.map { !anchorContext.appSupplied.contains($0) } == true
+            let anchoredPath = CandidatePath(certificates: path.certificates, endsAtAnchor: isAnchored(path, under: policy))
+            // Only a system root's chain is held to CT: not an anchor the app supplied or the trust settings make.
+            let systemAnchor = anchorOrigin(of: anchoredPath, under: policy) == .system
             let status = try transparency.check(
-                CandidatePath(certificates: path.certificates, endsAtAnchor: anchored), policy: policy,
-                endsAtSystemAnchor: systemAnchor, into: &perPolicy[index])
+                anchoredPath, policy: policy, endsAtSystemAnchor: systemAnchor, into: &perPolicy[index])
             if first == nil { first = status }
         }
         return first
