@@ -37,21 +37,29 @@ mutation_tool() {
     Scripts/mutation.sh --check >/dev/null  # every mutant's original text still found exactly once (stale list fails)
 }
 api() { Scripts/api.sh --check >/dev/null; }
+# The release binary the install stage built (static Swift standard library, .build/install): the differential sample
+# and the name-constraint matrix use it rather than building the same release binary a second time. Run alone (or
+# when the install stage failed), they build their own.
+release_certkit() {
+  local bin
+  bin="$(swift build -c release --static-swift-stdlib --scratch-path .build/install --show-bin-path 2>/dev/null)/certkit"
+  if [ -x "$bin" ] && [ -z "$(find Sources Package.swift -newer "$bin" -print -quit)" ]; then echo "--certkit $bin"; fi
+}
 differential() {
   # Fails on an unexplained accept (certkit trusts, a reference rejects, no row of Tests/Differential/known-differences.md
   # explains it), a backend disagreement where one certkit backend trusts, a crash, a signal or a 20 s case.
   # Disagreements where both backends reject with different checks are printed, not gated.
   python3 -m unittest discover -s Tests/Differential -p 'test_*.py' &&
-    Scripts/differential.sh --ci --gate unexplained-accept,backend-disagreement,crash,ablation-unexplained --out .build/differential-ci &&
-    Scripts/differential.sh --ci --audit --gate unexplained-accept,backend-disagreement,crash,ablation-unexplained --out .build/differential-ci-audit
+    Scripts/differential.sh --ci --gate unexplained-accept,backend-disagreement,crash,ablation-unexplained --out .build/differential-ci $(release_certkit) &&
+    Scripts/differential.sh --ci --audit --gate unexplained-accept,backend-disagreement,crash,ablation-unexplained --out .build/differential-ci-audit $(release_certkit)
 }
 ncmatrix() {
   # Both modes fail on any backend disagreement and on any case where a backend's verdict differs from the rule model;
   # the default mode also on a difference between the model and pyca/cryptography that no documented rule explains
   # (Tests/Fixtures/README.md, "Name-constraint matrix").
   python3 -m unittest discover -s Tests/NCMatrix -q &&  # the matrix's rule model, clause by clause
-    Scripts/ncmatrix.sh --mode default --gate backend,model --pyca &&
-    Scripts/ncmatrix.sh --mode audit --gate backend,model
+    Scripts/ncmatrix.sh --mode default --gate backend,model --pyca $(release_certkit) &&
+    Scripts/ncmatrix.sh --mode audit --gate backend,model $(release_certkit)
 }
 tsan() { CERTKIT_SANITIZER_SLOWDOWN=15 swift test --sanitize=thread --scratch-path .build/tsan; }
 asan() {
@@ -68,10 +76,10 @@ stage "Tests (swift test)" swift test --skip-build
 stage "Newcomer stories (Tests/Stories/stories.sh: the Docs' stories with the built binary, real servers on 127.0.0.1)" Tests/Stories/stories.sh
 if [ "$quick" = 0 ]; then
   stage "Documentation (DocC, warnings are errors)" Scripts/docs.sh
+  stage "Install (Scripts/install.sh into a scratch prefix: static binary, man page, completions)" Tests/Install/test_install.sh
   stage "Differential sample (2,000 fixed-seed cases against openssl, certtool and pyca)" differential
   stage "Name-constraint matrix (~29,000 BetterTLS-style cases, both backends, default and audit modes)" ncmatrix
   stage "Fuzzing (every target 60 s on its committed corpus, AddressSanitizer)" Scripts/fuzz.sh --ci
-  stage "Install (Scripts/install.sh into a scratch prefix: static binary, man page, completions)" Tests/Install/test_install.sh
   stage "ThreadSanitizer" tsan
   stage "AddressSanitizer" asan
 fi
