@@ -5,7 +5,7 @@
 #
 #   Scripts/fuzz.sh [TARGET ...] [--seconds N]   fuzz each TARGET (default: all) for N seconds (default 600)
 #   Scripts/fuzz.sh SECONDS                      every target, SECONDS each
-#   Scripts/fuzz.sh --ci                         every target for 60 s on its committed corpus (~8 min + build)
+#   Scripts/fuzz.sh --ci                         every target for 45 s on its committed corpus (~6 min + build)
 #   Scripts/fuzz.sh --merge TARGET ...           add inputs from the working corpus that raise coverage (<= 4 KB
 #                                                each) to the committed corpus Tests/Fuzz/Corpus/TARGET
 #   Scripts/fuzz.sh --list                       the targets
@@ -33,7 +33,7 @@ build=yes
 targets=()
 while [ $# -gt 0 ]; do
     case "$1" in
-        --ci) mode=ci; seconds=60 ;;
+        --ci) mode=ci; seconds=45 ;;
         --merge) mode=merge ;;
         --list) printf '%s\n' "${all_targets[@]}"; exit 0 ;;
         --no-build) build=no ;;

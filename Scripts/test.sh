@@ -79,7 +79,7 @@ if [ "$quick" = 0 ]; then
   stage "Install (Scripts/install.sh into a scratch prefix: static binary, man page, completions)" Tests/Install/test_install.sh
   stage "Differential sample (2,000 fixed-seed cases against openssl, certtool and pyca)" differential
   stage "Name-constraint matrix (~29,000 BetterTLS-style cases, both backends, default and audit modes)" ncmatrix
-  stage "Fuzzing (every target 60 s on its committed corpus, AddressSanitizer)" Scripts/fuzz.sh --ci
+  stage "Fuzzing (every target 45 s on its committed corpus, AddressSanitizer)" Scripts/fuzz.sh --ci
   stage "ThreadSanitizer" tsan
   stage "AddressSanitizer" asan
 fi

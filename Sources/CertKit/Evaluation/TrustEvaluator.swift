@@ -171,13 +171,8 @@ public final class TrustEvaluator: Sendable {
             verifiedSignatures: verifiedSignatures, systemAnchors: systemAnchors)
         let assembler = ReportAssembler(
             evaluation: evaluation, policies: policies, date: date, backend: backend, fingerprintOwner: fingerprintOwner)
-        var buildLimits = limits
-        // maxDepth counts intermediates; the builder's limit counts certificates (leaf and anchor included).
-        buildLimits.maxDepth = max(limits.maxDepth, evaluation.maxDepth + 2)
-        var builder = ChainBuilder(
-            leaf: leaf, pool: Self.pool(of: evaluation, leaf: leaf, settings: settings, anchors: anchorContext.anchorSet),
-            anchorSet: anchorContext.anchorSet, anchorIndex: anchorContext.index, date: date, limits: buildLimits,
-            poolIsUnique: true)
+        var builder = makeBuilder(
+            evaluation, leaf: leaf, settings: settings, anchorContext: anchorContext, date: date)
 
         var tried = 0
         var best: PathAttempt?
@@ -217,6 +212,20 @@ public final class TrustEvaluator: Sendable {
         return try assembler.report(
             final, tried: tried, alwaysTrusted: false,
             policyTrusted: policies.map { settings.grantsProceed(final.path.certificates, under: $0) })
+    }
+
+    /// The path builder of one evaluation: its pool (below) and the anchors of its context.
+    private func makeBuilder(
+        _ evaluation: TrustEvaluation, leaf: Certificate, settings: TrustSettingsIndex, anchorContext: AnchorContext,
+        date: Date
+    ) -> ChainBuilder {
+        var buildLimits = limits
+        // maxDepth counts intermediates; the builder's limit counts certificates (leaf and anchor included).
+        buildLimits.maxDepth = max(limits.maxDepth, evaluation.maxDepth + 2)
+        return ChainBuilder(
+            leaf: leaf, pool: Self.pool(of: evaluation, leaf: leaf, settings: settings, anchors: anchorContext.anchorSet),
+            anchorSet: anchorContext.anchorSet, anchorIndex: anchorContext.index, date: date, limits: buildLimits,
+            poolIsUnique: true)
     }
 
     /// The pool: presented certificates after the leaf, then --intermediates, then the certificates with trust

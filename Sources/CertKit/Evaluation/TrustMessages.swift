@@ -24,15 +24,11 @@ enum TrustMessages {
                 : "\(name) expired on \(day(certificate.notAfter))"
         case .sslHostname:
             if case .ssl(_, let peer?, _) = policy { return "\(name) is not valid for \"\(peer)\"" }
-            if case .sslClient(let identities, _) = policy {
-                return "\(name) carries none of the identities " + identities.map { "\"\($0)\"" }.joined(separator: ", ")
-            }
+            if let identities = clientIdentities(policy) { return "\(name) carries none of the identities \(identities)" }
             return "\(name) does not match the host name"
         case .email:
             if case .email(let address, _) = policy { return "\(name) is not valid for \"\(address)\"" }
-            if case .sslClient(let identities, _) = policy {
-                return "\(name) carries none of the identities " + identities.map { "\"\($0)\"" }.joined(separator: ", ")
-            }
+            if let identities = clientIdentities(policy) { return "\(name) carries none of the identities \(identities)" }
             return "\(name) does not match the email address"
         case .anchorTrusted: return "\(name) is self-signed and is not a trusted anchor"
         case .missingIntermediate: return "no issuer found for \(name) (issuer \(certificate.issuer))"
@@ -76,6 +72,12 @@ enum TrustMessages {
         case .systemTrustedCTRequired:
             return "\(name) does not carry the Signed Certificate Timestamps the Certificate Transparency policy requires"
         }
+    }
+
+    /// The identities a client policy asks for, quoted and comma-separated; nil for other policies.
+    static func clientIdentities(_ policy: TrustPolicy) -> String? {
+        guard case .sslClient(let identities, _) = policy else { return nil }
+        return identities.map { "\"\($0)\"" }.joined(separator: ", ")
     }
 
     static func displayName(_ certificate: Certificate) -> String {
